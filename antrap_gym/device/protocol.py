@@ -1,0 +1,143 @@
+"""The Device protocol: the one interface every backend implements.
+
+Everything above the device layer (env, tasks, traps, agents) talks to a phone
+only through this interface, so one task suite runs on the simulated phone and
+on a real emulator alike.
+"""
+
+from __future__ import annotations
+
+import abc
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from antrap_gym.device.elements import UIElement
+
+
+class DeviceError(Exception):
+    """A device-level failure that is not the agent's fault."""
+
+
+class DeviceLostError(DeviceError):
+    """The transport to the device is gone (disconnected, killed, timed out)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShellResult:
+    """What a shell command returned, as `adb shell` would report it.
+
+    `data` carries binary stdout (e.g. `screencap -p`); `stdout` is its text.
+    """
+
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+    data: bytes | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0
+
+    @property
+    def stdout_bytes(self) -> bytes:
+        return self.data if self.data is not None else self.stdout.encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """An opaque saved device state; only the backend that made it can restore it."""
+
+    backend: str
+    payload: Any = field(repr=False)
+
+
+class Device(abc.ABC):
+    """A phone: Android shell semantics plus observation and input helpers."""
+
+    backend: str = "abstract"
+    #: whether the same inputs always give the same outputs (the simulated phone)
+    deterministic: bool = False
+
+    # --- the essentials -------------------------------------------------
+    @abc.abstractmethod
+    def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
+        """Run `cmd` with Android shell semantics; never raises for bad commands."""
+
+    @abc.abstractmethod
+    def screenshot(self) -> np.ndarray:
+        """The screen as an (H, W, 3) uint8 array."""
+
+    @abc.abstractmethod
+    def ui_elements(self) -> list[UIElement]:
+        """The accessibility elements of the focused window, in document order."""
+
+    @abc.abstractmethod
+    def ui_xml(self) -> str:
+        """The view hierarchy as `uiautomator dump` XML."""
+
+    @property
+    @abc.abstractmethod
+    def screen_size(self) -> tuple[int, int]:
+        """(width, height) in pixels."""
+
+    @abc.abstractmethod
+    def snapshot(self) -> Snapshot: ...
+
+    @abc.abstractmethod
+    def restore(self, snap: Snapshot) -> None: ...
+
+    # --- thin conveniences over shell ------------------------------------
+    def tap(self, x: int, y: int) -> ShellResult:
+        return self.shell(f"input tap {int(x)} {int(y)}")
+
+    def long_press(self, x: int, y: int, duration_ms: int = 1000) -> ShellResult:
+        return self.shell(f"input swipe {int(x)} {int(y)} {int(x)} {int(y)} {int(duration_ms)}")
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> ShellResult:
+        return self.shell(f"input swipe {int(x1)} {int(y1)} {int(x2)} {int(y2)} {int(duration_ms)}")
+
+    def type_text(self, text: str) -> ShellResult:
+        return self.shell("input text " + shlex.quote(escape_input_text(text)))
+
+    def key(self, keycode: str | int) -> ShellResult:
+        return self.shell(f"input keyevent {shlex.quote(str(keycode))}")
+
+    def launch(self, package: str, activity: str | None = None) -> ShellResult:
+        if activity:
+            return self.shell(f"am start -n {shlex.quote(package + '/' + activity)}")
+        return self.shell(f"monkey -p {shlex.quote(package)} -c android.intent.category.LAUNCHER 1")
+
+    def wait(self, seconds: float) -> None:
+        """Let time pass on the device (the simulated phone advances its clock)."""
+        import time
+
+        time.sleep(seconds)
+
+    def foreground(self) -> tuple[str, str]:
+        """(package, activity) of the focused window, from `dumpsys window`."""
+        return parse_focused_window(self.shell("dumpsys window").stdout)
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release the device's resources."""
+
+
+def escape_input_text(text: str) -> str:
+    """Encode text for `input text`, which reads `%s` as a space."""
+    return text.replace(" ", "%s")
+
+
+def parse_focused_window(dumpsys: str) -> tuple[str, str]:
+    """Pull (package, activity) out of `dumpsys window` output (mCurrentFocus)."""
+    for line in dumpsys.splitlines():
+        if "mCurrentFocus=" in line or "mFocusedApp=" in line:
+            tail = line.split("{", 1)[-1].rstrip("}").split()
+            for tok in reversed(tail):
+                if "/" in tok:
+                    pkg, _, act = tok.partition("/")
+                    return pkg, act.rstrip("}")
+            if tail:
+                return tail[-1].rstrip("}"), ""
+    return "", ""

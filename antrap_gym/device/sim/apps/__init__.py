@@ -1,0 +1,28 @@
+"""The apps installed on the simulated phone. A new app is one module here."""
+
+from __future__ import annotations
+
+from antrap_gym.device.sim.apps.base import Activity, App
+
+
+def default_apps() -> list[type[App]]:
+    from antrap_gym.device.sim.apps.launcher import Launcher
+    from antrap_gym.device.sim.apps.settings import Settings
+
+    apps: list[type[App]] = [Launcher, Settings]
+    try:
+        from antrap_gym.device.sim.apps.contacts import Contacts
+
+        apps.append(Contacts)
+    except ImportError:
+        pass
+    try:
+        from antrap_gym.device.sim.apps.markor import Markor
+
+        apps.append(Markor)
+    except ImportError:
+        pass
+    return apps
+
+
+__all__ = ["Activity", "App", "default_apps"]

@@ -1,0 +1,90 @@
+"""What an app is to the simulated phone: a package with activities.
+
+An activity keeps only plain, picklable UI state (scroll offsets, field
+values, cursor, an open dialog); persistent data lives in the phone's storage
+(settings, content providers, files). `build` turns state into views.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from antrap_gym.device.sim.toolkit.popups import Dialog, Menu
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.toolkit.builder import UI
+
+
+class Activity:
+    """One screen of an app; its instance lives on the app's back stack."""
+
+    package: ClassVar[str] = ""
+    #: component name as `am start -n` and `dumpsys window` show it, e.g. ".Settings"
+    name: ClassVar[str] = ""
+
+    def __init__(self) -> None:
+        self.scroll: dict[str, int] = {}
+        self.fields: dict[str, str] = {}
+        self.cursors: dict[str, int] = {}
+        self.focus: str | None = None
+        self.selection_all = False  # select-all in the focused field (CTRL+A)
+        self.popup: Dialog | Menu | None = None
+
+    @property
+    def component(self) -> str:
+        n = self.name
+        return self.package + "/" + (self.package + n if n.startswith(".") else n)
+
+    def build(self, ui: UI, phone: Phone) -> None:
+        raise NotImplementedError
+
+    def title(self, phone: Phone) -> str:
+        """A short label for recents and logs."""
+        return type(self).__name__
+
+    # --- hooks --------------------------------------------------------------
+    def on_back(self, phone: Phone) -> bool:
+        """Handle BACK inside the activity; return False to let it finish."""
+        return False
+
+    def on_submit(self, phone: Phone, field: str) -> None:
+        """The IME's action key (Enter) on a single-line field."""
+
+    def on_text_changed(self, phone: Phone, field: str) -> None:
+        """A field's text changed (search-as-you-type and the like)."""
+
+    def on_finish(self, phone: Phone) -> None:
+        """The activity leaves the back stack (save drafts, etc.)."""
+
+    # --- helpers for subclasses ------------------------------------------
+    def set_field(self, field: str, value: str) -> None:
+        self.fields[field] = value
+        self.cursors[field] = len(value)
+
+
+class App:
+    """An installed package: its label, launcher icon and activities."""
+
+    package: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    icon_color: ClassVar[tuple[int, int, int]] = (90, 90, 90)
+    icon_glyph: ClassVar[str] = ""
+    main: ClassVar[type[Activity]]
+    #: every activity `am start -n` can name, keyed by component short name
+    activities: ClassVar[tuple[type[Activity], ...]] = ()
+    #: shown in the launcher's app drawer
+    launchable: ClassVar[bool] = True
+
+    @classmethod
+    def install(cls, phone: Phone) -> None:
+        """Create the app's default files/data on a fresh phone."""
+
+    @classmethod
+    def activity_named(cls, name: str) -> type[Activity] | None:
+        full = name if not name.startswith(".") else cls.package + name
+        for act in (cls.main, *cls.activities):
+            act_full = act.name if not act.name.startswith(".") else cls.package + act.name
+            if full == act_full or name == act.name:
+                return act
+        return None

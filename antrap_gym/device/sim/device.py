@@ -1,0 +1,87 @@
+"""`SimDevice`: the Device protocol over the simulated phone."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from antrap_gym.device.elements import UIElement
+from antrap_gym.device.protocol import Device, ShellResult, Snapshot
+from antrap_gym.device.sim.phone import Phone, keycode_of
+from antrap_gym.device.sim.shell.interpreter import Shell
+from antrap_gym.device.sim.uixml import dump_xml
+
+
+class SimDevice(Device):
+    """A simulated Pixel 6: deterministic, microsecond snapshots, no emulator.
+
+    Input helpers call the phone directly (no shell parsing on the hot path);
+    `shell()` accepts the same commands a real device does.
+    """
+
+    backend = "sim"
+    deterministic = True
+
+    def __init__(self, width: int = 1080, height: int = 2400) -> None:
+        self.phone = Phone(width, height)
+        self._shell = Shell(self.phone)
+
+    # --- Device protocol --------------------------------------------------------
+    def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
+        return self._shell.run(cmd)
+
+    def screenshot(self) -> np.ndarray:
+        return self.phone.screenshot()
+
+    def ui_elements(self) -> list[UIElement]:
+        return list(self.phone.ui_elements())
+
+    def ui_xml(self) -> str:
+        return dump_xml(self.phone)
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        return self.phone.width, self.phone.height
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot("sim", self.phone.snapshot())
+
+    def restore(self, snap: Snapshot) -> None:
+        if snap.backend != "sim":
+            raise ValueError(f"cannot restore a {snap.backend!r} snapshot on the simulated phone")
+        self.phone.restore(snap.payload)
+
+    # --- fast input paths --------------------------------------------------------
+    def tap(self, x: int, y: int) -> ShellResult:
+        self.phone.tap(x, y)
+        return ShellResult()
+
+    def long_press(self, x: int, y: int, duration_ms: int = 1000) -> ShellResult:
+        self.phone.swipe(x, y, x, y, duration_ms)
+        return ShellResult()
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> ShellResult:
+        self.phone.swipe(x1, y1, x2, y2, duration_ms)
+        return ShellResult()
+
+    def type_text(self, text: str) -> ShellResult:
+        self.phone.input_text(text)
+        return ShellResult()
+
+    def key(self, keycode: str | int) -> ShellResult:
+        code = keycode_of(keycode)
+        if code is None:
+            return ShellResult("", f"Error: Unknown keycode: {keycode}\n", 1)
+        self.phone.key(code)
+        return ShellResult()
+
+    def launch(self, package: str, activity: str | None = None) -> ShellResult:
+        err = self.phone.launch(package, activity)
+        if err:
+            return ShellResult("", f"Error: {err}\n", 1)
+        return ShellResult()
+
+    def wait(self, seconds: float) -> None:
+        self.phone.advance(int(max(0.0, seconds) * 1000))
+
+    def foreground(self) -> tuple[str, str]:
+        return self.phone.focused_component()

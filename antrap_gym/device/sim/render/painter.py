@@ -1,0 +1,497 @@
+"""Paints the phone's windows into an RGB frame (lazy: only on screenshot()).
+
+The frame is cached per phone revision, so asking twice costs nothing, and
+glyph runs/icons are cached masks (see `canvas`).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from antrap_gym.device.sim.render import canvas as cv
+from antrap_gym.device.sim.toolkit import text as txt
+from antrap_gym.device.sim.toolkit.views import View
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.phone import Phone
+
+Color = tuple[int, int, int]
+_UNKNOWN = object()  # a kind's painter returns this when it leaves a non-uniform background
+
+
+@dataclass(frozen=True)
+class Theme:
+    bg: Color
+    surface: Color
+    surface_high: Color
+    on_surface: Color
+    on_variant: Color
+    primary: Color
+    on_primary: Color
+    primary_container: Color
+    outline: Color
+    divider: Color
+    status_bg: Color
+    nav_bg: Color
+    nav_fg: Color
+    key_bg: Color
+    keyboard_bg: Color
+    selected: Color
+
+
+LIGHT = Theme(
+    bg=(254, 251, 255), surface=(255, 255, 255), surface_high=(243, 237, 247),
+    on_surface=(28, 27, 31), on_variant=(73, 69, 79), primary=(103, 80, 164),
+    on_primary=(255, 255, 255), primary_container=(234, 221, 255), outline=(121, 116, 126),
+    divider=(230, 225, 229), status_bg=(254, 251, 255), nav_bg=(243, 237, 247),
+    nav_fg=(60, 60, 64), key_bg=(255, 255, 255), keyboard_bg=(232, 234, 237),
+    selected=(232, 222, 248),
+)
+DARK = Theme(
+    bg=(28, 27, 31), surface=(40, 39, 44), surface_high=(54, 52, 59),
+    on_surface=(230, 225, 229), on_variant=(202, 196, 208), primary=(208, 188, 255),
+    on_primary=(56, 30, 114), primary_container=(79, 55, 139), outline=(147, 143, 153),
+    divider=(60, 58, 64), status_bg=(28, 27, 31), nav_bg=(40, 39, 44), nav_fg=(220, 220, 224),
+    key_bg=(70, 70, 74), keyboard_bg=(40, 40, 44), selected=(74, 68, 88),
+)
+AD_BG: Color = (22, 33, 62)
+AD_FG: Color = (255, 255, 255)
+RECENTS_BG: Color = (48, 48, 52)
+TOAST_BG: Color = (50, 50, 54)
+AVATAR_COLORS: tuple[Color, ...] = (
+    (239, 108, 0), (0, 137, 123), (57, 73, 171), (216, 27, 96), (67, 160, 71), (94, 53, 177),
+    (3, 155, 229), (109, 76, 65),
+)
+
+def render(phone: Phone) -> np.ndarray:
+    """The current frame; painted at most once per phone revision."""
+    hit = phone.frame_cache
+    if hit is not None and hit[0] == phone.revision:
+        return hit[1]
+    frame = paint(phone)
+    frame.flags.writeable = False
+    phone.frame_cache = (phone.revision, frame)
+    return frame
+
+
+@lru_cache(maxsize=4)
+def _wallpaper(w: int, h: int) -> np.ndarray:
+    t = np.linspace(0.0, 1.0, h, dtype=np.float32)[:, None]
+    top, bottom = np.array([54, 80, 140], np.float32), np.array([150, 96, 120], np.float32)
+    col = (top * (1 - t) + bottom * t).astype(np.uint8)
+    img = np.repeat(col[:, None, :], w, axis=1).reshape(h, w, 3)
+    img.flags.writeable = False
+    return img
+
+
+def paint(phone: Phone) -> np.ndarray:
+    th = DARK if phone.dark else LIGHT
+    on_home = phone.wm.top == phone.launcher_package
+    frame = (_wallpaper(phone.width, phone.height) if on_home
+             else cv.background(phone.width, phone.height, th.bg)).copy()
+    p = Painter(frame, th, phone.density,
+                {pkg: app.icon_color for pkg, app in phone.apps.items()})
+    for win in phone.windows():
+        bg: Color | None = th.bg
+        p.on_dark = False
+        if win.name == "app" and on_home:
+            bg, p.on_dark = None, True
+        elif win.name == "status_bar":
+            if on_home and not phone.wm.recents_open:
+                bg, p.on_dark = None, True
+            else:
+                cv.fill(frame, win.root.rect, th.status_bg)
+                bg = th.status_bg
+        elif win.name == "nav_bar":
+            cv.fill(frame, win.root.rect, th.nav_bg)
+            bg = th.nav_bg
+        elif win.name == "ime":
+            cv.fill(frame, win.root.rect, th.keyboard_bg)
+            bg = th.keyboard_bg
+        elif win.name in ("popup", "overlay", "recents"):
+            bg = None
+        p.draw(win.root, None, bg)
+    toast = phone.wm.toast
+    if toast is not None:
+        p.toast(toast[0], phone)
+    return frame
+
+
+class Painter:
+    """Draws views by kind. Each `k_<kind>` gets the colour under the view (or
+    None when unknown) and returns the colour its children sit on."""
+
+    def __init__(self, frame: np.ndarray, theme: Theme, density: float,
+                 app_colors: dict[str, Color]) -> None:
+        self.app_colors = app_colors
+        self.f = frame
+        self.t = theme
+        self.d = density
+        self.on_dark = False
+
+    def dp(self, v: float) -> int:
+        return round(v * self.d)
+
+    def draw(self, v: View, clip, bg: Color | None) -> None:
+        fn = getattr(self, "k_" + v.kind, None)
+        inner = bg
+        if fn is not None:
+            res = fn(v, clip, bg)
+            if res is _UNKNOWN:
+                inner = None
+            elif res is not None:
+                inner = res
+        child_clip = v.clip if v.kind in ("list", "hscroll", "dialog", "menu", "card") else clip
+        for c in v.children:
+            self.draw(c, child_clip, inner)
+
+    # --- text helpers -------------------------------------------------------------
+    def _fg(self) -> Color:
+        return (255, 255, 255) if self.on_dark else self.t.on_surface
+
+    def _muted(self) -> Color:
+        return (230, 230, 230) if self.on_dark else self.t.on_variant
+
+    def line(self, s: str, rect, size: int, color: Color, clip, bg: Color | None,
+             align: str = "left", bold: bool = False) -> None:
+        if not s:
+            return
+        x0, y0, x1, y1 = rect
+        m = cv.text_mask(s, size, bold)
+        h, w = m.shape
+        y = y0 + (y1 - y0 - h) // 2
+        x = x0 + (x1 - x0 - w) // 2 if align == "center" else x0
+        cv.text(self.f, s, x, y, size, color, _and(clip, rect), bold, bg)
+
+    def para(self, s: str, rect, size: int, color: Color, clip, bg: Color | None,
+             align: str = "left", top: int | None = None, bold: bool = False) -> None:
+        x0, y0, x1, y1 = rect
+        lh = txt.line_height(size)
+        lines = txt.wrap(s, size, max(1, x1 - x0))
+        y = y0 if top is None else top
+        if top is None and len(lines) * lh < (y1 - y0):
+            y = y0 + ((y1 - y0) - len(lines) * lh) // 2
+        box = _and(clip, rect)
+        for a, b in lines:
+            if y > y1:
+                break
+            seg = s[a:b]
+            x = x0 + (x1 - x0 - txt.text_width(seg, size)) // 2 if align == "center" else x0
+            cv.text(self.f, seg, x, y, size, color, box, bold, bg)
+            y += lh
+
+    # --- kinds --------------------------------------------------------------------
+    def k_text(self, v: View, clip, bg):
+        s = v.text or ""
+        t, d = self.t, self.d
+        st = v.style
+        if st in ("title", "row_title", "status"):
+            size = {"title": 22, "row_title": 16, "status": 14}[st]
+            self.line(s, v.rect, round(size * d), self._fg(), clip, bg)
+        elif st in ("summary", "caption"):
+            self.line(s, v.rect, round((14 if st == "summary" else 12) * d), self._muted(), clip, bg)
+        elif st == "header":
+            self.line(s, v.rect, round(14 * d), t.primary, clip, bg, bold=True)
+        elif st in ("dialog_title", "dialog_title_center"):
+            self.para(s, v.rect, round(22 * d), t.on_surface, clip, bg,
+                      align="center" if st.endswith("center") else "left", top=v.rect[1])
+        elif st in ("empty", "empty_light"):
+            color = (230, 230, 230) if st == "empty_light" else t.on_variant
+            self.para(s, v.rect, round(16 * d), color, clip, bg, align="center")
+        elif st == "menu_item":
+            self.line(s, (v.rect[0] + self.dp(16), v.rect[1], v.rect[2], v.rect[3]),
+                      round(16 * d), t.on_surface, clip, bg)
+        elif st == "card_title":
+            self.line(s, v.rect, round(16 * d), t.on_surface, clip, bg, bold=True)
+        elif st == "ad_title":
+            self.para(s, v.rect, round(30 * d), AD_FG, clip, bg, align="center", bold=True)
+        elif st == "ad_body":
+            self.para(s, v.rect, round(16 * d), (220, 225, 240), clip, bg, align="center",
+                      top=v.rect[1])
+        else:  # body
+            self.para(s, v.rect, round(16 * d), self._fg(), clip, bg, top=v.rect[1] + self.dp(6))
+
+    def k_row(self, v: View, clip, bg):
+        if v.selected:
+            cv.fill(self.f, v.rect, self.t.selected, clip)
+            return self.t.selected
+        return None
+
+    def k_divider(self, v: View, clip, bg):
+        cv.fill(self.f, v.rect, self.t.divider, clip)
+
+    def k_icon_button(self, v: View, clip, bg):
+        name = v.icon or "dot"
+        if name.startswith("nav_"):
+            color = self.t.nav_fg
+        elif name == "star" or (v.checkable and v.checked):
+            color = self.t.primary
+        else:
+            color = (255, 255, 255) if self.on_dark else self.t.on_variant
+        size = min(self.dp(24), v.rect[3] - v.rect[1])
+        cv.icon(self.f, name, v.rect, color, size=size, clip=clip, bg=bg)
+
+    def k_image(self, v: View, clip, bg):
+        if v.icon == "avatar":
+            color = AVATAR_COLORS[zlib.crc32((v.style or "").encode()) % len(AVATAR_COLORS)]
+            x0, y0, x1, y1 = v.rect
+            cv.rounded(self.f, v.rect, (x1 - x0) // 2, color, clip, bg)
+            self.line((v.style or "?")[:1].upper(), v.rect, round(18 * self.d), (255, 255, 255),
+                      clip, color, align="center")
+            return None
+        status = v.icon in ("battery", "wifi", "bluetooth", "airplane")
+        color = self._fg() if status else self.t.primary
+        cv.icon(self.f, v.icon or "dot", v.rect, color, clip=clip, bg=bg)
+        return None
+
+    def k_button(self, v: View, clip, bg):
+        t = self.t
+        x0, y0, x1, y1 = v.rect
+        r = (y1 - y0) // 2
+        size = round(14 * self.d)
+        st = v.style
+        inner = bg
+        if st == "filled":
+            inner = t.primary if v.enabled else t.divider
+            cv.rounded(self.f, v.rect, r, inner, clip, bg)
+            fg = t.on_primary if v.enabled else t.on_variant
+        elif st in ("tonal", "tonal_wide"):
+            inner = t.primary_container
+            cv.rounded(self.f, v.rect, r, inner, clip, bg)
+            fg = t.on_surface
+        elif st == "outlined":
+            cv.outline(self.f, v.rect, r, max(1, self.dp(1)), t.outline, clip, bg)
+            fg = t.primary
+        else:
+            fg = t.primary if v.enabled else t.outline
+        self.line(v.text or v.desc or "", v.rect, size, fg, clip, inner, align="center", bold=True)
+        return inner
+
+    def k_fab(self, v: View, clip, bg):
+        t = self.t
+        x0, y0, x1, y1 = v.rect
+        c = t.primary_container
+        cv.rounded(self.f, v.rect, self.dp(16), c, clip, bg)
+        s = self.dp(24)
+        if v.text:
+            ix = x0 + self.dp(16)
+            cv.icon(self.f, v.icon or "add", (ix, y0, ix + s, y1), t.on_surface, size=s, clip=clip,
+                    bg=c)
+            self.line(v.text, (ix + s + self.dp(12), y0, x1, y1), round(14 * self.d), t.on_surface,
+                      clip, c, bold=True)
+        else:
+            cv.icon(self.f, v.icon or "add", v.rect, t.on_surface, size=s, clip=clip, bg=c)
+        return c
+
+    def k_edit(self, v: View, clip, bg):
+        t = self.t
+        x0, y0, x1, y1 = v.rect
+        pad = self.dp(16)
+        size = round(16 * self.d)
+        inner_bg = bg
+        if v.style == "search":
+            inner_bg = t.surface_high
+            cv.rounded(self.f, v.rect, (y1 - y0) // 2, inner_bg, clip, bg)
+            cv.icon(self.f, "search", (x0 + self.dp(8), y0, x0 + self.dp(40), y1), t.on_variant,
+                    size=self.dp(24), clip=clip, bg=inner_bg)
+            pad = self.dp(48)
+        else:
+            color = t.primary if v.focused else t.outline
+            width = self.dp(2) if v.focused else max(1, self.dp(1))
+            cv.outline(self.f, v.rect, self.dp(4), width, color, clip, bg)
+        inner = (x0 + pad, y0, x1 - self.dp(12), y1)
+        box = _and(clip, inner)
+        value = v.text or ""
+        multiline, cursor = v.value
+        top = y0 + self.dp(12)
+        if not value:
+            if v.hint:
+                if multiline:
+                    self.para(v.hint, inner, size, t.on_variant, clip, inner_bg, top=top)
+                else:
+                    self.line(v.hint, inner, size, t.on_variant, clip, inner_bg)
+            if v.focused:
+                cy = top if multiline else y0 + (y1 - y0 - size) // 2
+                cv.fill(self.f, (inner[0], cy, inner[0] + self.dp(2), cy + size), t.primary, box)
+            return inner_bg
+        if multiline:
+            self.para(value, inner, size, t.on_surface, clip, inner_bg, top=top)
+            if cursor is not None:
+                lh = txt.line_height(size)
+                lines = txt.wrap(value, size, max(1, inner[2] - inner[0]))
+                row = next((i for i, (a, b) in enumerate(lines) if a <= cursor <= b),
+                           len(lines) - 1)
+                a = lines[row][0]
+                cx = inner[0] + txt.text_width(value[a:cursor], size)
+                cy = top + row * lh
+                cv.fill(self.f, (cx, cy, cx + self.dp(2), cy + size + self.dp(4)), t.primary, box)
+            return inner_bg
+        shift = 0
+        if cursor is not None:
+            shift = max(0, txt.text_width(value[:cursor], size) - (inner[2] - inner[0]) + self.dp(4))
+        self.line(value, (inner[0] - shift, y0, inner[2] + 10**6, y1), size, t.on_surface, box,
+                  inner_bg)
+        if cursor is not None:
+            cx = inner[0] - shift + txt.text_width(value[:cursor], size)
+            cy = y0 + (y1 - y0 - size) // 2
+            cv.fill(self.f, (cx, cy, cx + self.dp(2), cy + size + self.dp(4)), t.primary, box)
+        return inner_bg
+
+    def k_switch(self, v: View, clip, bg):
+        t = self.t
+        x0, y0, x1, y1 = v.rect
+        r = (y1 - y0) // 2
+        if v.checked:
+            cv.rounded(self.f, v.rect, r, t.primary, clip, bg)
+            s = (y1 - y0) - self.dp(8)
+            cv.rounded(self.f, (x1 - self.dp(4) - s, y0 + self.dp(4), x1 - self.dp(4), y1 - self.dp(4)),
+                       s // 2, t.on_primary, clip, t.primary)
+        else:
+            cv.rounded(self.f, v.rect, r, t.surface_high, clip, bg)
+            cv.outline(self.f, v.rect, r, self.dp(2), t.outline, clip, None)
+            s = (y1 - y0) - self.dp(16)
+            cv.rounded(self.f, (x0 + self.dp(8), y0 + self.dp(8), x0 + self.dp(8) + s, y1 - self.dp(8)),
+                       s // 2, t.outline, clip, t.surface_high)
+
+    def k_checkbox(self, v: View, clip, bg):
+        t = self.t
+        x0, y0, x1, y1 = v.rect
+        s = self.dp(18)
+        ox, oy = x0 + (x1 - x0 - s) // 2, y0 + (y1 - y0 - s) // 2
+        rect = (ox, oy, ox + s, oy + s)
+        if v.checked:
+            cv.rounded(self.f, rect, self.dp(2), t.primary, clip, bg)
+            cv.icon(self.f, "check", rect, t.on_primary, clip=clip, bg=t.primary)
+        else:
+            cv.outline(self.f, rect, self.dp(2), self.dp(2), t.on_variant, clip, bg)
+
+    def k_radio(self, v: View, clip, bg):
+        t = self.t
+        x0, y0, x1, y1 = v.rect
+        s = self.dp(20)
+        ox, oy = x0 + (x1 - x0 - s) // 2, y0 + (y1 - y0 - s) // 2
+        rect = (ox, oy, ox + s, oy + s)
+        color = t.primary if v.checked else t.on_variant
+        cv.outline(self.f, rect, s // 2, self.dp(2), color, clip, bg)
+        if v.checked:
+            k = self.dp(5)
+            cv.rounded(self.f, (ox + k, oy + k, ox + s - k, oy + s - k), s, color, clip, bg)
+
+    def k_slider(self, v: View, clip, bg):
+        t = self.t
+        x0, y0, x1, y1 = v.rect
+        value, lo, hi = v.value
+        frac = 0.0 if hi == lo else min(1.0, max(0.0, (value - lo) / (hi - lo)))
+        cy = (y0 + y1) // 2
+        th = self.dp(4)
+        xv = x0 + int(frac * (x1 - x0))
+        cv.fill(self.f, (x0, cy - th // 2, x1, cy + th // 2), t.primary_container, clip)
+        cv.fill(self.f, (x0, cy - th // 2, xv, cy + th // 2), t.primary, clip)
+        s = self.dp(20)
+        cv.rounded(self.f, (xv - s // 2, cy - s // 2, xv + s // 2, cy + s // 2), s // 2, t.primary,
+                   clip, None)
+
+    def k_chip(self, v: View, clip, bg):
+        t = self.t
+        r = self.dp(8)
+        inner = bg
+        if v.checked:
+            inner = t.primary_container
+            cv.rounded(self.f, v.rect, r, inner, clip, bg)
+        else:
+            cv.outline(self.f, v.rect, r, max(1, self.dp(1)), t.outline, clip, bg)
+        self.line(v.text or "", v.rect, round(14 * self.d), t.on_surface, clip, inner,
+                  align="center")
+        return inner
+
+    def k_tab(self, v: View, clip, bg):
+        t = self.t
+        color = t.primary if v.selected else t.on_variant
+        self.line(v.text or "", v.rect, round(14 * self.d), color, clip, bg, align="center",
+                  bold=True)
+        if v.selected:
+            x0, y0, x1, y1 = v.rect
+            cv.fill(self.f, (x0 + self.dp(16), y1 - self.dp(3), x1 - self.dp(16), y1), t.primary, clip)
+
+    def k_dialog(self, v: View, clip, bg):
+        cv.rounded(self.f, v.rect, self.dp(28), self.t.surface_high, clip, bg)
+        return self.t.surface_high
+
+    def k_menu(self, v: View, clip, bg):
+        cv.rounded(self.f, v.rect, self.dp(4), self.t.surface_high, clip, bg)
+        return self.t.surface_high
+
+    def k_card(self, v: View, clip, bg):
+        if v.style == "ad":
+            cv.fill(self.f, v.rect, AD_BG, clip)
+            return AD_BG
+        if v.style == "banner":
+            cv.rounded(self.f, v.rect, self.dp(20), self.t.surface_high, clip, bg)
+            return self.t.surface_high
+        x0, y0, x1, y1 = v.rect  # a recents card
+        cv.rounded(self.f, v.rect, self.dp(20), self.t.surface, clip, bg)
+        s = self.dp(40)
+        cv.rounded(self.f, (x0 + self.dp(16), y0 + self.dp(8), x0 + self.dp(16) + s,
+                            y0 + self.dp(8) + s), s // 2, self._app_color(v.icon), clip,
+                   self.t.surface)
+        return self.t.surface
+
+    def k_scrim(self, v: View, clip, bg):
+        if v.style == "dim":
+            cv.shade(self.f, v.rect, (0, 0, 0), 0.32)
+            return _UNKNOWN
+        if v.style == "recents":
+            cv.fill(self.f, v.rect, RECENTS_BG)
+            return RECENTS_BG
+        return None
+
+    def k_key(self, v: View, clip, bg):
+        t = self.t
+        cv.rounded(self.f, v.rect, self.dp(6), t.key_bg, clip, bg)
+        if v.text and v.text != " ":
+            self.line(v.text, v.rect, round(20 * self.d), t.on_surface, clip, t.key_bg,
+                      align="center")
+        return t.key_bg
+
+    def k_app_icon(self, v: View, clip, bg):
+        x0, y0, x1, y1 = v.rect
+        s = v.value or self.dp(56)
+        cx = (x0 + x1) // 2
+        r = (cx - s // 2, y0 + self.dp(8), cx + s // 2, y0 + self.dp(8) + s)
+        color = self._app_color(v.icon)
+        cv.rounded(self.f, r, s // 2, color, clip, bg)
+        self.line((v.text or "?")[:1], r, round(24 * self.d), (255, 255, 255), clip, color,
+                  align="center", bold=True)
+        fg = (255, 255, 255) if self.on_dark else self.t.on_surface
+        label = txt.ellipsize(v.text or "", round(12 * self.d), x1 - x0)
+        self.line(label, (x0, r[3] + self.dp(4), x1, r[3] + self.dp(24)), round(12 * self.d), fg,
+                  clip, bg, align="center")
+
+    def _app_color(self, package: str | None) -> Color:
+        if package in self.app_colors:
+            return self.app_colors[package]
+        return AVATAR_COLORS[zlib.crc32((package or "").encode()) % len(AVATAR_COLORS)]
+
+    def toast(self, message: str, phone: Phone) -> None:
+        size = round(14 * self.d)
+        w = min(phone.width - self.dp(48), txt.text_width(message, size) + self.dp(48))
+        h = self.dp(48)
+        x0 = (phone.width - w) // 2
+        y1 = phone.height - phone.nav_h - self.dp(64)
+        r = (x0, y1 - h, x0 + w, y1)
+        cv.rounded(self.f, r, h // 2, TOAST_BG)
+        self.line(txt.ellipsize(message, size, w - self.dp(32)), r, size, (240, 240, 240), None,
+                  TOAST_BG, align="center")
+
+
+def _and(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))

@@ -1,0 +1,628 @@
+"""Android's own shell tools: input, am, monkey, pm, settings, content, sqlite3,
+uiautomator, screencap, wm, dumpsys, getprop, date, cmd, svc, ime, sleep."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import struct
+import time
+
+from antrap_gym.device.sim.phone import keycode_of
+from antrap_gym.device.sim.shell.interpreter import Output, Shell, command
+from antrap_gym.device.sim.storage.content import ContentError, format_rows, parse_bind
+from antrap_gym.device.sim.storage.settings import NAMESPACES
+from antrap_gym.device.sim.wm import LAUNCHER
+
+ADB_KEYBOARD = "com.android.adbkeyboard/.AdbIME"
+GBOARD = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
+
+PROPS = {
+    "ro.product.model": "Pixel 6",
+    "ro.product.manufacturer": "Google",
+    "ro.product.brand": "google",
+    "ro.product.name": "oriole",
+    "ro.product.device": "oriole",
+    "ro.build.version.release": "13",
+    "ro.build.version.sdk": "33",
+    "ro.build.id": "TQ3A.230805.001",
+    "ro.build.display.id": "TQ3A.230805.001",
+    "ro.build.type": "user",
+    "ro.build.fingerprint": "google/oriole/oriole:13/TQ3A.230805.001/10316531:user/release-keys",
+    "ro.product.cpu.abi": "arm64-v8a",
+    "ro.serialno": "SIMPHONE0001",
+    "ro.sf.lcd_density": "420",
+    "persist.sys.timezone": "UTC",
+    "persist.sys.locale": "en-US",
+    "sys.boot_completed": "1",
+    "ro.kernel.qemu": "0",
+    "ro.antrap.simulated": "1",
+}
+
+INTENT_ACTIONS = {
+    "android.settings.SETTINGS": ("com.android.settings", None),
+    "android.settings.WIFI_SETTINGS": ("com.android.settings", ".Settings$NetworkProviderSettingsActivity"),
+    "android.settings.BLUETOOTH_SETTINGS": ("com.android.settings", ".Settings$BluetoothDashboardActivity"),
+    "android.settings.DISPLAY_SETTINGS": ("com.android.settings", ".Settings$DisplaySettingsActivity"),
+    "android.settings.SOUND_SETTINGS": ("com.android.settings", ".Settings$SoundSettingsActivity"),
+    "android.settings.AIRPLANE_MODE_SETTINGS": ("com.android.settings", ".Settings$NetworkDashboardActivity"),
+    "android.settings.DEVICE_INFO_SETTINGS": ("com.android.settings", ".Settings$MyDeviceInfoActivity"),
+    "android.settings.LOCATION_SOURCE_SETTINGS": ("com.android.settings", ".Settings$LocationSettingsActivity"),
+    "android.intent.action.MAIN": (None, None),
+}
+
+IME_ACTION_INPUT = {"ADB_INPUT_TEXT", "ADB_INPUT_B64"}
+
+
+def _usage(name: str, msg: str) -> Output:
+    return b"", f"{msg}\n", 1
+
+
+def _nums(args: list[str], n_min: int, n_max: int, what: str) -> list[float] | str:
+    if not (n_min <= len(args) <= n_max):
+        return f"Error: Invalid arguments for command: {what}"
+    try:
+        vals = [float(a) for a in args]
+    except ValueError:
+        return f"Error: Invalid arguments for command: {what}"
+    if any(v != v or abs(v) > 1e7 for v in vals):  # NaN or absurd
+        return f"Error: Invalid arguments for command: {what}"
+    return vals
+
+
+@command("input")
+def input_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    phone = sh.phone
+    sources = {"keyboard", "mouse", "touchscreen", "touchpad", "stylus", "trackball", "dpad",
+               "gamepad", "joystick", "touchnavigation", "rotaryencoder"}
+    if args and args[0] in sources:
+        args = args[1:]
+    if len(args) >= 2 and args[0] == "-d":
+        args = args[2:]
+    if not args:
+        return _usage("input", "Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]")
+    cmd, rest = args[0], args[1:]
+    if cmd == "tap":
+        v = _nums(rest, 2, 2, "tap")
+        if isinstance(v, str):
+            return b"", v + "\n", 1
+        phone.tap(v[0], v[1])
+    elif cmd in ("swipe", "draganddrop"):
+        v = _nums(rest, 4, 5, cmd)
+        if isinstance(v, str):
+            return b"", v + "\n", 1
+        dur = int(v[4]) if len(v) == 5 else 300
+        phone.swipe(v[0], v[1], v[2], v[3], max(0, dur))
+    elif cmd == "text":
+        if not rest:
+            return b"", "Error: Invalid arguments for command: text\n", 1
+        text = " ".join(rest).replace("%s", " ")
+        bad = [ch for ch in text if ord(ch) > 126 or (ord(ch) < 32 and ch not in "\n\t")]
+        if bad:
+            return (b"", "Exception occurred while executing 'text':\njava.lang.IllegalArgument"
+                    f"Exception: no key mapping for character {bad[0]!r} in the virtual keyboard\n", 1)
+        phone.input_text(text)
+    elif cmd == "keyevent":
+        keys = [a for a in rest if a not in ("--longpress", "--doubletap")]
+        if not keys:
+            return b"", "Error: Invalid arguments for command: keyevent\n", 1
+        codes = [keycode_of(k) for k in keys]
+        if any(c is None for c in codes):
+            bad = keys[codes.index(None)]
+            return b"", f"Error: Unknown keycode: {bad}\n", 1
+        for c in codes:
+            phone.key(c)  # type: ignore[arg-type]
+            if "--doubletap" in rest:
+                phone.key(c)  # type: ignore[arg-type]
+    elif cmd == "keycombination":
+        keys = rest[2:] if rest[:1] == ["-t"] else rest
+        codes = [keycode_of(k) for k in keys]
+        if len(codes) < 2 or any(c is None for c in codes):
+            return b"", "Error: Invalid arguments for command: keycombination\n", 1
+        phone.key_combination(codes)  # type: ignore[arg-type]
+    elif cmd == "press":
+        phone.key(23)
+    elif cmd == "roll":
+        v = _nums(rest, 2, 2, "roll")
+        if isinstance(v, str):
+            return b"", v + "\n", 1
+    else:
+        return b"", f"Error: Unknown command: {cmd}\n", 1
+    return b"", "", 0
+
+
+def _parse_intent(rest: list[str]) -> tuple[dict[str, str], dict[str, str], list[str]] | str:
+    opts: dict[str, str] = {}
+    extras: dict[str, str] = {}
+    flags: list[str] = []
+    i = 0
+    takes = {"-n", "-a", "-d", "-t", "-c", "-f", "--user", "-p"}
+    while i < len(rest):
+        a = rest[i]
+        if a in takes:
+            if i + 1 >= len(rest):
+                return f"Error: No argument given for {a}"
+            opts[a] = rest[i + 1]
+            i += 2
+        elif a in ("--es", "--ei", "--ez", "--el", "--ef", "--eu", "--esa"):
+            if i + 2 >= len(rest):
+                return f"Error: No argument given for {a}"
+            extras[rest[i + 1]] = rest[i + 2]
+            i += 3
+        elif a.startswith("-"):
+            flags.append(a)
+            i += 1
+        else:
+            if "-n" not in opts and "/" in a:
+                opts["-n"] = a
+            i += 1
+    return opts, extras, flags
+
+
+@command("am")
+def am(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    phone = sh.phone
+    if not args:
+        return _usage("am", "Activity manager (activity) commands:\n  start, force-stop, broadcast")
+    sub, rest = args[0], args[1:]
+    if sub in ("start", "start-activity"):
+        parsed = _parse_intent(rest)
+        if isinstance(parsed, str):
+            return b"", parsed + "\n", 1
+        opts, _extras, flags = parsed
+        comp = opts.get("-n")
+        if comp:
+            pkg, _, act = comp.partition("/")
+            if not act:
+                return b"", f"Error: Bad component name: {comp}\n", 1
+            if "-S" in flags:
+                phone.force_stop(pkg)
+            err = phone.launch(pkg, act)
+            shown = f"cmp={comp}"
+        elif opts.get("-a") in INTENT_ACTIONS:
+            pkg, act = INTENT_ACTIONS[opts["-a"]]
+            if pkg is None:
+                pkg = opts.get("-p")
+                if pkg is None:
+                    return b"", "Error: Activity not started, unable to resolve Intent\n", 1
+            err = phone.launch(pkg, act)
+            shown = f"act={opts['-a']}"
+        elif opts.get("-p"):
+            err = phone.launch(opts["-p"])
+            shown = f"pkg={opts['-p']}"
+        else:
+            return b"", "Error: Activity not started, unable to resolve Intent\n", 1
+        if err:
+            return (f"Starting: Intent {{ {shown} }}\n").encode(), \
+                f"Error type 3\nError: Activity class does not exist: {err}\n", 1
+        return f"Starting: Intent {{ {shown} }}\n".encode(), "", 0
+    if sub == "force-stop":
+        if not rest:
+            return b"", "Error: no package specified\n", 1
+        phone.force_stop(rest[-1])
+        return b"", "", 0
+    if sub == "kill":
+        return b"", "", 0
+    if sub == "broadcast":
+        parsed = _parse_intent(rest)
+        if isinstance(parsed, str):
+            return b"", parsed + "\n", 1
+        opts, extras, _flags = parsed
+        action = opts.get("-a", "")
+        if action in IME_ACTION_INPUT:
+            if phone.settings.get("secure", "default_input_method") != ADB_KEYBOARD:
+                return b"Broadcasting: Intent { act=" + action.encode() + b" }\n" \
+                    b"Broadcast completed: result=0\n", "", 0
+            msg = extras.get("msg", "")
+            if action == "ADB_INPUT_B64":
+                try:
+                    msg = base64.b64decode(msg, validate=True).decode("utf-8")
+                except (binascii.Error, ValueError):
+                    return b"", "Error: bad base64 in msg\n", 1
+            phone.input_text(msg)
+            return (f"Broadcasting: Intent {{ act={action} flg=0x400000 }}\n"
+                    "Broadcast completed: result=-1\n").encode(), "", 0
+        return (f"Broadcasting: Intent {{ act={action} flg=0x400000 }}\n"
+                "Broadcast completed: result=0\n").encode(), "", 0
+    if sub == "stack" or sub == "task":
+        return b"", "", 0
+    return b"", f"Error: Unknown command: {sub}\n", 1
+
+
+@command("monkey")
+def monkey(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    pkg = None
+    i = 0
+    count = None
+    while i < len(args):
+        if args[i] == "-p" and i + 1 < len(args):
+            pkg = args[i + 1]
+            i += 2
+        elif args[i] in ("-c", "--throttle", "-s", "--pct-syskeys") and i + 1 < len(args):
+            i += 2
+        elif args[i].startswith("-"):
+            i += 1
+        else:
+            count = args[i]
+            i += 1
+    if count is None or not count.isdigit():
+        return b"", "** Error: Count not specified\n", 1
+    if pkg is None or pkg not in sh.phone.apps or not sh.phone.apps[pkg].launchable:
+        return b"", "** No activities found to run, monkey aborted.\n", 1
+    sh.phone.launch(pkg)
+    return (b"  bash arg: -p\n  bash arg: " + pkg.encode() + b"\n"
+            b"Events injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, "
+            b"12ms not connected)\n"), "", 0
+
+
+@command("pm")
+def pm(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    phone = sh.phone
+    if not args:
+        return _usage("pm", "usage: pm list packages | pm path PKG | pm clear PKG")
+    sub, rest = args[0], args[1:]
+    pkgs = sorted(phone.apps)
+    if sub == "list" and rest[:1] == ["packages"]:
+        needle = next((r for r in rest[1:] if not r.startswith("-")), "")
+        lines = [f"package:{p}" for p in pkgs if needle in p]
+        return ("\n".join(lines) + "\n").encode(), "", 0
+    if sub == "path" and rest:
+        if rest[0] not in phone.apps:
+            return b"", "", 1
+        return f"package:/data/app/{rest[0]}-1/base.apk\n".encode(), "", 0
+    if sub == "clear" and rest:
+        pkg = rest[-1]
+        app = phone.apps.get(pkg)
+        if app is None:
+            return b"Failed\n", "", 1
+        phone.force_stop(pkg)
+        clear = getattr(app, "clear_data", None)
+        if clear is not None:
+            clear(phone)
+        return b"Success\n", "", 0
+    if sub in ("grant", "revoke"):
+        return b"", "", 0
+    return b"", f"Unknown command: {sub}\n", 1
+
+
+@command("settings")
+def settings(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    store = sh.phone.settings
+    usage = ("usage:  settings [--user <USER_ID> | current] get namespace key\n"
+             "        settings [--user <USER_ID> | current] put namespace key value\n"
+             "        settings [--user <USER_ID> | current] delete namespace key\n"
+             "        settings [--user <USER_ID> | current] list namespace\n")
+    if len(args) >= 2 and args[0] == "--user":
+        args = args[2:]
+    if len(args) < 2:
+        return b"", usage, 1
+    verb, ns, rest = args[0], args[1], args[2:]
+    if ns not in NAMESPACES:
+        return b"", f"Invalid namespace '{ns}'\n" + usage, 1
+    if verb == "get" and len(rest) == 1:
+        v = store.get(ns, rest[0])
+        return (("null" if v is None else v) + "\n").encode(), "", 0
+    if verb == "put" and len(rest) >= 2:
+        value = rest[1]
+        if len(rest) > 2 and rest[2] not in ("default",):
+            value = " ".join(rest[1:])
+        store.put(ns, rest[0], value)
+        return b"", "", 0
+    if verb == "delete" and len(rest) == 1:
+        n = 1 if store.delete(ns, rest[0]) else 0
+        return f"Deleted {n} rows\n".encode(), "", 0
+    if verb == "list" and not rest:
+        return ("".join(f"{k}={v}\n" for k, v in store.items(ns))).encode(), "", 0
+    return b"", usage, 1
+
+
+def _content_uri(phone, uri: str):
+    if not uri.startswith("content://"):
+        raise ContentError(f"Invalid URI: {uri}")
+    rest = uri[len("content://") :]
+    authority, _, path = rest.partition("/")
+    if authority == "settings":
+        return _SettingsTable(phone.settings), path
+    provider = phone.providers.get(authority)
+    if provider is None:
+        raise ContentError(f"Could not find provider: {authority}")
+    return provider, path
+
+
+class _SettingsTable:
+    """`content://settings/<ns>` rows as Android exposes them (_id, name, value)."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+
+    def _rows(self, ns: str):
+        if ns not in NAMESPACES:
+            raise ContentError(f"Unknown URI content://settings/{ns}")
+        return [(i + 1, k, v) for i, (k, v) in enumerate(self.store.items(ns))]
+
+    def query(self, path, projection=None, where=None, sort=None, args=None):
+        import sqlite3
+
+        db = sqlite3.connect(":memory:")
+        db.execute("CREATE TABLE t (_id INTEGER, name TEXT, value TEXT)")
+        db.executemany("INSERT INTO t VALUES (?,?,?)", self._rows(path.strip("/")))
+        cols = ", ".join(projection) if projection else "*"
+        sql = f"SELECT {cols} FROM t" + (f" WHERE ({where})" if where else "")
+        sql += f" ORDER BY {sort}" if sort else ""
+        try:
+            cur = db.execute(sql)
+            return [d[0] for d in cur.description], cur.fetchall()
+        except sqlite3.Error as e:
+            raise ContentError(str(e)) from None
+
+    def insert(self, path, values):
+        ns = path.strip("/")
+        self._rows(ns)
+        if "name" not in values:
+            raise ContentError("name is required")
+        self.store.put(ns, str(values["name"]), "" if values.get("value") is None
+                       else str(values["value"]))
+        return 0
+
+    def update(self, path, values, where=None):
+        raise ContentError("Update of settings through content is not supported; use insert")
+
+    def delete(self, path, where=None):
+        ns = path.strip("/")
+        _cols, rows = self.query(path, ["name"], where)
+        for (name,) in rows:
+            self.store.delete(ns, name)
+        return len(rows)
+
+
+@command("content")
+def content(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if not args:
+        return b"", "usage: content [subcommand] [options]\n", 1
+    verb, rest = args[0], args[1:]
+    opts: dict[str, str] = {}
+    binds: list[str] = []
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if a in ("--uri", "--where", "--projection", "--sort", "--user", "--arg") \
+                and i + 1 < len(rest):
+            opts[a] = rest[i + 1]
+            i += 2
+        elif a == "--bind" and i + 1 < len(rest):
+            binds.append(rest[i + 1])
+            i += 2
+        else:
+            return b"", f"Error: Unsupported argument: {a}\n", 1
+    if "--uri" not in opts:
+        return b"", "Error: Content provider URI not specified\n", 1
+    try:
+        provider, path = _content_uri(sh.phone, opts["--uri"])
+        values = dict(parse_bind(b) for b in binds)
+        if verb == "query":
+            proj = opts["--projection"].split(":") if "--projection" in opts else None
+            cols, rows = provider.query(path, proj, opts.get("--where"), opts.get("--sort"))
+            return format_rows(cols, rows).encode(), "", 0
+        if verb == "insert":
+            if not values:
+                raise ContentError("Bindings not specified")
+            provider.insert(path, values)
+            return b"", "", 0
+        if verb == "update":
+            provider.update(path, values, opts.get("--where"))
+            return b"", "", 0
+        if verb == "delete":
+            provider.delete(path, opts.get("--where"))
+            return b"", "", 0
+    except ContentError as e:
+        return b"", f"Error while accessing provider: {e}\n", 1
+    return b"", f"Unsupported operation: {verb}\n", 1
+
+
+@command("sqlite3")
+def sqlite3_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if not args:
+        return b"", "Usage: sqlite3 DATABASE SQL\n", 1
+    db_path, sql = args[0], " ".join(args[1:]) or stdin.decode("utf-8", "replace")
+    provider = next((p for p in sh.phone.providers.values()
+                     if getattr(p, "db_path", None) == db_path), None)
+    if provider is None:
+        return b"", f"Error: unable to open database \"{db_path}\": unable to open database file\n", 1
+    try:
+        rows = provider.sql(sql)
+    except ContentError as e:
+        return b"", f"Error: {e}\n", 1
+    out = "".join("|".join("" if v is None else str(v) for v in r) + "\n" for r in rows)
+    return out.encode(), "", 0
+
+
+@command("uiautomator")
+def uiautomator(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    from antrap_gym.device.sim.uixml import dump_xml
+
+    if not args or args[0] != "dump":
+        return b"", "Usage: uiautomator dump [--compressed] [file]\n", 1
+    target = next((a for a in args[1:] if not a.startswith("--")), "/sdcard/window_dump.xml")
+    xml = dump_xml(sh.phone)
+    if target in ("/dev/tty", "/dev/stdout"):
+        return (xml + f"\nUI hierchary dumped to: {target}\n").encode(), "", 0
+    sh.phone.fs.write(target, xml.encode("utf-8"), sh.phone.now)
+    return f"UI hierchary dumped to: {target}\n".encode(), "", 0
+
+
+def encode_png(frame) -> bytes:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(frame).save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def encode_raw(frame) -> bytes:
+    """`screencap` raw format (Android 12+): width, height, format, dataspace, RGBA pixels."""
+    import numpy as np
+
+    h, w = frame.shape[:2]
+    rgba = np.empty((h, w, 4), np.uint8)
+    rgba[..., :3] = frame
+    rgba[..., 3] = 255
+    return struct.pack("<IIII", w, h, 1, 0) + rgba.tobytes()
+
+
+@command("screencap")
+def screencap(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    png = "-p" in args
+    files = [a for a in args if not a.startswith("-")]
+    frame = sh.phone.screenshot()
+    if files:
+        data = encode_png(frame) if (png or files[0].endswith(".png")) else encode_raw(frame)
+        sh.phone.fs.write(files[0], data, sh.phone.now)
+        return b"", "", 0
+    return (encode_png(frame) if png else encode_raw(frame)), "", 0
+
+
+@command("wm")
+def wm(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    p = sh.phone
+    if args[:1] == ["size"]:
+        if len(args) > 1:
+            return b"", "Error: the simulated phone's resolution is fixed at creation\n", 1
+        return f"Physical size: {p.width}x{p.height}\n".encode(), "", 0
+    if args[:1] == ["density"]:
+        if len(args) > 1:
+            return b"", "Error: the simulated phone's density is fixed\n", 1
+        return f"Physical density: {round(160 * p.density)}\n".encode(), "", 0
+    return b"", "usage: wm [size|density]\n", 1
+
+
+def _window_dump(sh: Shell) -> str:
+    p = sh.phone
+    pkg, cls = p.focused_component()
+    act = p.wm.top_activity()
+    focus = f"{pkg}/{cls}" if cls else pkg
+    app = act.component if act is not None else f"{LAUNCHER}/{LAUNCHER}.NexusLauncherActivity"
+    pkg2, _, cls2 = app.partition("/")
+    short = cls2[len(pkg2):] if cls2.startswith(pkg2 + ".") else cls2
+    return (
+        "WINDOW MANAGER WINDOWS (dumpsys window windows)\n"
+        f"  mCurrentFocus=Window{{8f2c1a7 u0 {focus}}}\n"
+        f"  mFocusedApp=ActivityRecord{{3e91d04 u0 {pkg2}/{short} t{_task_id(p, pkg2)}}}\n"
+        f"  mInputMethodWindow={'Window{5a1b2c3 u0 InputMethod}' if p.ime_shown else 'null'}\n"
+        f"  DisplayFrames w={p.width} h={p.height} r=0\n"
+    )
+
+
+def _task_id(p, pkg: str) -> int:
+    return 1 if pkg == LAUNCHER else 10 + sorted(p.apps).index(pkg) if pkg in p.apps else 99
+
+
+@command("dumpsys")
+def dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if not args:
+        return b"", "dumpsys: listing all services is not supported\n", 1
+    svc = args[0]
+    if svc == "window":
+        return _window_dump(sh).encode(), "", 0
+    if svc == "activity":
+        p = sh.phone
+        act = p.wm.top_activity()
+        comp = act.component if act is not None else LAUNCHER
+        lines = [f"  mResumedActivity: ActivityRecord{{3e91d04 u0 {comp}}}",
+                 f"  ResumedActivity: ActivityRecord{{3e91d04 u0 {comp}}}"]
+        for pkg, stack in p.wm.tasks.items():
+            lines.append(f"  * Task{{t{_task_id(p, pkg)} type=standard A={pkg} size={len(stack)}}}")
+        return ("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
+                + "\n".join(lines) + "\n").encode(), "", 0
+    if svc == "battery":
+        return b"Current Battery Service state:\n  AC powered: false\n  level: 87\n  scale: 100\n", \
+            "", 0
+    return f"Can't find service: {svc}\n".encode(), "", 0
+
+
+@command("getprop")
+def getprop(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if args:
+        return (PROPS.get(args[0], args[1] if len(args) > 1 else "") + "\n").encode(), "", 0
+    return "".join(f"[{k}]: [{v}]\n" for k, v in sorted(PROPS.items())).encode(), "", 0
+
+
+@command("setprop")
+def setprop(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    return b"", "Failed to set property: permission denied\n", 1
+
+
+@command("date")
+def date(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    t = time.gmtime(sh.phone.now)
+    fmt = next((a[1:] for a in args if a.startswith("+")), None)
+    if any(a.startswith("-") and a not in ("-u",) for a in args):
+        return b"", "date: setting the time is not permitted\n", 1
+    if fmt is None:
+        return time.strftime("%a %b %d %H:%M:%S UTC %Y\n", t).encode(), "", 0
+    fmt = fmt.replace("%s", str(sh.phone.now))
+    try:
+        return (time.strftime(fmt, t) + "\n").encode(), "", 0
+    except ValueError:
+        return b"", "date: bad format\n", 1
+
+
+@command("sleep")
+def sleep(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    try:
+        secs = float(args[0]) if args else -1
+    except ValueError:
+        secs = -1
+    if not (0 <= secs <= 86400):
+        return b"", "sleep: bad duration\n", 1
+    sh.phone.advance(int(secs * 1000))
+    return b"", "", 0
+
+
+def _svc_toggle(sh: Shell, key: str, on: bool) -> None:
+    sh.phone.settings.put("global", key, "1" if on else "0")
+
+
+@command("svc")
+def svc(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    keys = {"wifi": "wifi_on", "data": "mobile_data", "bluetooth": "bluetooth_on"}
+    if len(args) == 2 and args[0] in keys and args[1] in ("enable", "disable"):
+        _svc_toggle(sh, keys[args[0]], args[1] == "enable")
+        return b"", "", 0
+    return b"", "usage: svc [wifi|data|bluetooth] [enable|disable]\n", 1
+
+
+@command("cmd")
+def cmd(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    st = sh.phone.settings
+    if args[:2] == ["uimode", "night"] and len(args) == 3:
+        mode = {"yes": "2", "no": "1", "auto": "0"}.get(args[2])
+        if mode is None:
+            return b"", "Error: mode must be 'yes', 'no', or 'auto'\n", 1
+        st.put("secure", "ui_night_mode", mode)
+        return f"Night mode: {args[2]}\n".encode(), "", 0
+    if args[:2] == ["wifi", "set-wifi-enabled"] and len(args) == 3:
+        _svc_toggle(sh, "wifi_on", args[2] == "enabled")
+        return b"", "", 0
+    if args[:1] == ["bluetooth_manager"] and len(args) == 2 and args[1] in ("enable", "disable"):
+        _svc_toggle(sh, "bluetooth_on", args[1] == "enable")
+        return b"", "", 0
+    if args[:1] == ["connectivity"] and args[1:2] == ["airplane-mode"] and len(args) == 3:
+        st.put("global", "airplane_mode_on", "1" if args[2] == "enable" else "0")
+        return b"", "", 0
+    return b"", f"Can't find service: {args[0] if args else ''}\n", 20
+
+
+@command("ime")
+def ime(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    st = sh.phone.settings
+    if args[:1] == ["list"]:
+        return f"{GBOARD}\n{ADB_KEYBOARD}\n".encode(), "", 0
+    if args[:1] in (["set"], ["enable"]) and len(args) == 2:
+        if args[1] not in (GBOARD, ADB_KEYBOARD):
+            return b"", f"Unknown input method {args[1]} cannot be selected for user #0\n", 1
+        if args[0] == "set":
+            st.put("secure", "default_input_method", args[1])
+        verb = "selected" if args[0] == "set" else "enabled"
+        return f"Input method {args[1]} {verb} for user #0\n".encode(), "", 0
+    return b"", "usage: ime list | ime set ID | ime enable ID\n", 1

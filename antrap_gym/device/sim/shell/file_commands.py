@@ -1,0 +1,546 @@
+"""toybox-style file and text commands: ls, cat, rm, mkdir, echo, grep, ..."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import fnmatch
+import posixpath
+import re
+import time
+
+from antrap_gym.device.sim.shell.interpreter import Output, Shell, command
+from antrap_gym.device.sim.storage.files import FsError, normalize
+
+
+def _split_flags(args: list[str], known: str) -> tuple[set[str], list[str]]:
+    flags: set[str] = set()
+    rest: list[str] = []
+    end = False
+    for a in args:
+        if not end and a == "--":
+            end = True
+        elif not end and a.startswith("-") and len(a) > 1 and all(ch in known for ch in a[1:]):
+            flags.update(a[1:])
+        else:
+            rest.append(a)
+    return flags, rest
+
+
+def _bad_flags(name: str, args: list[str], known: str) -> str | None:
+    for a in args:
+        if a == "--":
+            return None
+        if a.startswith("-") and len(a) > 1 and not a[1:].isdigit():
+            bad = [ch for ch in a[1:] if ch not in known]
+            if bad:
+                return f"{name}: Unknown option '{bad[0]}' (see \"{name} --help\")\n"
+    return None
+
+
+def _fmt_time(secs: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(secs))
+
+
+@command("ls")
+def ls(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    err = _bad_flags("ls", args, "1aAlRdFhst")
+    if err:
+        return b"", err, 1
+    flags, paths = _split_flags(args, "1aAlRdFhst")
+    fs = sh.phone.fs
+    paths = paths or ["."]
+    out: list[str] = []
+    errs: list[str] = []
+    code = 0
+
+    def entry(path: str, name: str) -> str:
+        if "l" not in flags:
+            return name
+        if fs.isdir(path):
+            return f"drwxrwx--x 2 root sdcard_rw 3452 {_fmt_time(fs.mtime(path))} {name}"
+        size = len(fs.read(path))
+        return f"-rw-rw---- 1 root sdcard_rw {size:>4} {_fmt_time(fs.mtime(path))} {name}"
+
+    multi = len(paths) > 1
+    for i, p in enumerate(paths):
+        full = normalize(p, "/")
+        if not fs.exists(full):
+            errs.append(f"ls: {p}: No such file or directory\n")
+            code = 1
+            continue
+        if fs.isfile(full) or "d" in flags:
+            out.append(entry(full, p))
+            continue
+        if multi:
+            out.append(("\n" if i else "") + f"{p}:")
+        names = fs.listdir(full)
+        if "a" in flags:
+            names = [".", "..", *names]
+        elif "A" not in flags:
+            names = [n for n in names if not n.startswith(".")]
+        if "l" in flags:
+            out.append(f"total {len(names) * 8}")
+        for n in names:
+            child = full if n in (".", "..") else posixpath.join(full, n)
+            out.append(entry(child, n))
+    text = "\n".join(out) + ("\n" if out else "")
+    return text.encode(), "".join(errs), code
+
+
+@command("cat")
+def cat(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if not args:
+        return stdin, "", 0
+    out = bytearray()
+    errs = []
+    code = 0
+    for p in args:
+        if p == "-":
+            out += stdin
+            continue
+        try:
+            out += sh.phone.fs.read(p)
+        except FsError as e:
+            errs.append(f"cat: {e}\n")
+            code = 1
+    return bytes(out), "".join(errs), code
+
+
+@command("rm")
+def rm(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    err = _bad_flags("rm", args, "rfRiv")
+    if err:
+        return b"", err, 1
+    flags, paths = _split_flags(args, "rfRiv")
+    if not paths:
+        return b"", "rm: Needs 1 argument (see \"rm --help\")\n", 1
+    errs, code = [], 0
+    for p in paths:
+        try:
+            if sh.phone.fs.isdir(p) and not flags & {"r", "R"}:
+                raise FsError(f"{p}: Is a directory")
+            sh.phone.fs.remove(p, recursive=bool(flags & {"r", "R"}))
+        except FsError as e:
+            if "f" in flags and "No such file" in str(e):
+                continue
+            errs.append(f"rm: {e}\n")
+            code = 1
+    return b"", "".join(errs), code
+
+
+@command("rmdir")
+def rmdir(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if not args:
+        return b"", "rmdir: Needs 1 argument\n", 1
+    errs, code = [], 0
+    for p in args:
+        try:
+            sh.phone.fs.rmdir(p)
+        except FsError as e:
+            errs.append(f"rmdir: {e}\n")
+            code = 1
+    return b"", "".join(errs), code
+
+
+@command("mkdir")
+def mkdir(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    err = _bad_flags("mkdir", args, "pv")
+    if err:
+        return b"", err, 1
+    flags, paths = _split_flags(args, "pv")
+    if not paths:
+        return b"", "mkdir: Needs 1 argument (see \"mkdir --help\")\n", 1
+    errs, code = [], 0
+    for p in paths:
+        try:
+            sh.phone.fs.mkdir(p, sh.phone.now, parents="p" in flags)
+        except FsError as e:
+            errs.append(f"mkdir: {e}\n")
+            code = 1
+    return b"", "".join(errs), code
+
+
+@command("touch")
+def touch(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if not args:
+        return b"", "touch: Needs 1 argument\n", 1
+    errs, code = [], 0
+    for p in args:
+        try:
+            sh.phone.fs.touch(p, sh.phone.now)
+        except FsError as e:
+            errs.append(f"touch: {e}\n")
+            code = 1
+    return b"", "".join(errs), code
+
+
+def _unescape(s: str) -> str:
+    try:
+        return s.encode("latin-1", "backslashreplace").decode("unicode_escape")
+    except UnicodeDecodeError:
+        return s
+
+
+@command("echo")
+def echo(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    newline, escapes = True, False
+    while args and args[0] in ("-n", "-e", "-ne", "-en", "-E"):
+        a = args.pop(0)
+        newline = newline and "n" not in a
+        escapes = escapes or "e" in a
+    text = " ".join(args)
+    if escapes:
+        text = _unescape(text)
+    return (text + ("\n" if newline else "")).encode("utf-8", "surrogatepass"), "", 0
+
+
+@command("printf")
+def printf(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if not args:
+        return b"", "printf: Needs 1 argument\n", 1
+    fmt, values = _unescape(args[0]), args[1:]
+    out = []
+    i = 0
+    for m in re.finditer(r"%(%|s|d|i)|[^%]+|%", fmt):
+        tok = m.group(0)
+        if tok == "%%":
+            out.append("%")
+        elif tok in ("%s", "%d", "%i"):
+            v = values[i] if i < len(values) else ""
+            i += 1
+            if tok != "%s":
+                try:
+                    v = str(int(v or 0))
+                except ValueError:
+                    return b"", f"printf: invalid number '{v}'\n", 1
+            out.append(v)
+        else:
+            out.append(tok)
+    return "".join(out).encode(), "", 0
+
+
+@command("mv")
+def mv(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    _flags, paths = _split_flags(args, "fnv")
+    if len(paths) < 2:
+        return b"", "mv: Needs 2 arguments\n", 1
+    *srcs, dst = paths
+    errs, code = [], 0
+    for src in srcs:
+        try:
+            sh.phone.fs.move(src, dst, sh.phone.now)
+        except FsError as e:
+            errs.append(f"mv: {e}\n")
+            code = 1
+    return b"", "".join(errs), code
+
+
+@command("cp")
+def cp(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    _flags, paths = _split_flags(args, "frRpv")
+    if len(paths) < 2:
+        return b"", "cp: Needs 2 arguments\n", 1
+    *srcs, dst = paths
+    errs, code = [], 0
+    for src in srcs:
+        try:
+            sh.phone.fs.copy(src, dst, sh.phone.now)
+        except FsError as e:
+            errs.append(f"cp: {e}\n")
+            code = 1
+    return b"", "".join(errs), code
+
+
+@command("find")
+def find(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    fs = sh.phone.fs
+    roots: list[str] = []
+    name = None
+    kind = None
+    maxdepth = 10**6
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-name", "-iname", "-type", "-maxdepth") and i + 1 < len(args):
+            if a in ("-name", "-iname"):
+                name = (args[i + 1], a == "-iname")
+            elif a == "-type":
+                kind = args[i + 1]
+            else:
+                try:
+                    maxdepth = int(args[i + 1])
+                except ValueError:
+                    return b"", f"find: bad -maxdepth '{args[i + 1]}'\n", 1
+            i += 2
+        elif a.startswith("-"):
+            return b"", f"find: Unknown option '{a}'\n", 1
+        else:
+            roots.append(a)
+            i += 1
+    out, errs, code = [], [], 0
+    for root in roots or ["."]:
+        base = normalize(root, "/")
+        if not fs.exists(base):
+            errs.append(f"find: {root}: No such file or directory\n")
+            code = 1
+            continue
+        todo = [(base, root, 0)]
+        while todo:
+            full, shown, depth = todo.pop(0)
+            is_dir = fs.isdir(full)
+            ok = kind is None or (kind == "d") == is_dir
+            if name is not None:
+                pat, ci = name
+                leaf = posixpath.basename(shown.rstrip("/")) or shown
+                ok = ok and (fnmatch.fnmatch(leaf.lower(), pat.lower()) if ci
+                             else fnmatch.fnmatchcase(leaf, pat))
+            if ok:
+                out.append(shown)
+            if is_dir and depth < maxdepth:
+                for n in fs.listdir(full):
+                    todo.append((posixpath.join(full, n), posixpath.join(shown, n), depth + 1))
+    return ("\n".join(out) + ("\n" if out else "")).encode(), "".join(errs), code
+
+
+@command("stat")
+def stat(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    fmt = "  File: %n\n  Size: %s\n Type: %F\nModify: %y\n"
+    paths = []
+    i = 0
+    while i < len(args):
+        if args[i] == "-c" and i + 1 < len(args):
+            fmt = args[i + 1] + "\n"
+            i += 2
+        else:
+            paths.append(args[i])
+            i += 1
+    fs = sh.phone.fs
+    out, errs, code = [], [], 0
+    for p in paths:
+        if not fs.exists(p):
+            errs.append(f"stat: '{p}': No such file or directory\n")
+            code = 1
+            continue
+        is_dir = fs.isdir(p)
+        size = 3452 if is_dir else len(fs.read(p))
+        mt = fs.mtime(p)
+        rep = {"%n": p, "%s": str(size), "%F": "directory" if is_dir else "regular file",
+               "%Y": str(mt), "%y": time.strftime("%Y-%m-%d %H:%M:%S.000000000 +0000",
+                                                  time.gmtime(mt))}
+        out.append(re.sub(r"%[nsFYy]", lambda m: rep[m.group(0)], fmt))
+    return "".join(out).encode(), "".join(errs), code
+
+
+def _input_lines(sh: Shell, files: list[str], stdin: bytes) -> tuple[list[str], str]:
+    if not files:
+        return stdin.decode("utf-8", "replace").splitlines(), ""
+    lines: list[str] = []
+    errs = ""
+    for f in files:
+        try:
+            lines += sh.phone.fs.read_text(f).splitlines()
+        except FsError as e:
+            errs += f"{e}\n"
+    return lines, errs
+
+
+@command("grep")
+def grep(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    flags, rest = _split_flags(args, "ivcqEFnwo")
+    if not rest:
+        return b"", "grep: Needs 1 argument\n", 2
+    pattern, files = rest[0], rest[1:]
+    lines, errs = _input_lines(sh, files, stdin)
+    try:
+        rx = re.compile(re.escape(pattern) if "F" in flags else _bre(pattern, "E" in flags),
+                        re.IGNORECASE if "i" in flags else 0)
+    except re.error as e:
+        return b"", f"grep: bad regex '{pattern}': {e}\n", 2
+    hits = [ln for ln in lines if bool(rx.search(ln)) != ("v" in flags)]
+    if "q" in flags:
+        return b"", "", 0 if hits else 1
+    if "c" in flags:
+        return f"{len(hits)}\n".encode(), errs, 0 if hits else 1
+    return ("\n".join(hits) + ("\n" if hits else "")).encode(), errs, 0 if hits else 1
+
+
+def _bre(p: str, extended: bool) -> str:
+    if extended:
+        return p
+    # basic regex: \| \( \) \{ \} are operators, bare ( ) { } | + ? are literals
+    out, i = [], 0
+    while i < len(p):
+        c = p[i]
+        if c == "\\" and i + 1 < len(p):
+            nxt = p[i + 1]
+            out.append(nxt if nxt in "|(){}+?" else "\\" + nxt)
+            i += 2
+            continue
+        out.append("\\" + c if c in "|(){}+?" else c)
+        i += 1
+    return "".join(out)
+
+
+def _count_arg(args: list[str], default: int = 10) -> tuple[int, list[str]]:
+    n, rest, i = default, [], 0
+    while i < len(args):
+        a = args[i]
+        if a == "-n" and i + 1 < len(args):
+            n = int(args[i + 1])
+            i += 2
+            continue
+        if a.startswith("-") and a[1:].isdigit():
+            n = int(a[1:])
+        else:
+            rest.append(a)
+        i += 1
+    return n, rest
+
+
+@command("head", "tail")
+def head_tail(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    try:
+        n, files = _count_arg(args)
+    except ValueError:
+        return b"", "head: bad count\n", 1
+    lines, errs = _input_lines(sh, files, stdin)
+    pick = lines[:n] if sh.current == "head" else (lines[-n:] if n else [])
+    return ("\n".join(pick) + ("\n" if pick else "")).encode(), errs, 0
+
+
+@command("wc")
+def wc(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    flags, files = _split_flags(args, "lcwm")
+    data = stdin if not files else b"".join(sh.phone.fs.read(f) for f in files)
+    text = data.decode("utf-8", "replace")
+    counts = {"l": text.count("\n"), "w": len(text.split()), "c": len(data), "m": len(text)}
+    keys = [k for k in "lwcm" if k in flags] or ["l", "w", "c"]
+    return (" ".join(str(counts[k]) for k in keys) + "\n").encode(), "", 0
+
+
+@command("sort")
+def sort(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    flags, files = _split_flags(args, "rnu")
+    lines, errs = _input_lines(sh, files, stdin)
+
+    def key(s: str):
+        if "n" in flags:
+            m = re.match(r"\s*(-?\d+(\.\d+)?)", s)
+            return (float(m.group(1)) if m else 0.0, s)
+        return (0.0, s)
+
+    lines = sorted(set(lines) if "u" in flags else lines, key=key, reverse="r" in flags)
+    return ("\n".join(lines) + ("\n" if lines else "")).encode(), errs, 0
+
+
+@command("base64")
+def b64(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    flags, files = _split_flags(args, "dw")
+    data = stdin if not files else sh.phone.fs.read(files[0])
+    if "d" in flags:
+        try:
+            return base64.b64decode(data.strip(), validate=False), "", 0
+        except (binascii.Error, ValueError):
+            return b"", "base64: invalid input\n", 1
+    return base64.b64encode(data) + b"\n", "", 0
+
+
+@command("test", "[")
+def test(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if sh.current == "[":
+        if not args or args[-1] != "]":
+            return b"", "[: missing ]\n", 2
+        args = args[:-1]
+    fs = sh.phone.fs
+    neg = False
+    if args and args[0] == "!":
+        neg, args = True, args[1:]
+    if len(args) == 2 and args[0] in ("-e", "-f", "-d", "-s", "-z", "-n"):
+        op, v = args
+        res = {"-e": lambda: fs.exists(v), "-f": lambda: fs.isfile(v),
+               "-d": lambda: fs.isdir(v), "-s": lambda: fs.isfile(v) and bool(fs.read(v)),
+               "-z": lambda: v == "", "-n": lambda: v != ""}[op]()
+    elif len(args) == 3 and args[1] in ("=", "!=", "-eq", "-ne", "-lt", "-gt", "-le", "-ge"):
+        a, op, b = args
+        if op in ("=", "!="):
+            res = (a == b) == (op == "=")
+        else:
+            try:
+                x, y = int(a), int(b)
+            except ValueError:
+                return b"", "test: bad number\n", 2
+            res = {"-eq": x == y, "-ne": x != y, "-lt": x < y, "-gt": x > y, "-le": x <= y,
+                   "-ge": x >= y}[op]
+    elif len(args) == 1:
+        res = args[0] != ""
+    elif not args:
+        res = False
+    else:
+        return b"", "test: syntax error\n", 2
+    return b"", "", 0 if res != neg else 1
+
+
+@command("true")
+def true_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    return b"", "", 0
+
+
+@command("false")
+def false_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    return b"", "", 1
+
+
+@command("exit")
+def exit_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    try:
+        return b"", "", int(args[0]) & 0xFF if args else sh.status
+    except ValueError:
+        return b"", f"exit: {args[0]}: bad number\n", 2
+
+
+@command("sh")
+def sh_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if len(args) >= 2 and args[0] == "-c":
+        if sh.depth >= 8:
+            return b"", "sh: too deep\n", 2
+        sh.depth += 1
+        try:
+            return sh._run_script(args[1])
+        finally:
+            sh.depth -= 1
+    if not args and stdin:
+        return sh._run_script(stdin.decode("utf-8", "replace"))
+    return b"", "sh: interactive shells are not supported\n", 2
+
+
+@command("pwd")
+def pwd(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    return b"/\n", "", 0
+
+
+@command("id")
+def id_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    return (b"uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),"
+            b"1011(adb),1015(sdcard_rw),1028(sdcard_r),3003(inet) context=u:r:shell:s0\n"), "", 0
+
+
+@command("whoami")
+def whoami(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    return b"shell\n", "", 0
+
+
+@command("uname")
+def uname(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if "-a" in args:
+        return b"Linux localhost 5.10.157-android13-4 #1 SMP PREEMPT aarch64 Toybox\n", "", 0
+    return b"Linux\n", "", 0
+
+
+@command("basename", "dirname")
+def base_dir(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    if not args:
+        return b"", f"{sh.current}: Needs 1 argument\n", 1
+    p = args[0].rstrip("/") or "/"
+    res = posixpath.basename(p) if sh.current == "basename" else (posixpath.dirname(p) or ".")
+    return (res + "\n").encode(), "", 0

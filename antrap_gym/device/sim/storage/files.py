@@ -1,0 +1,208 @@
+"""A small in-memory file system with Android's shared-storage layout.
+
+`/sdcard` and `/storage/emulated/0` name the same place, as on a phone.
+Everything outside the writable roots is read-only.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+SDCARD = "/sdcard"
+_ALIASES = ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard")
+WRITABLE_ROOTS = (SDCARD, "/data/local/tmp")
+DEFAULT_DIRS = (
+    "/",
+    "/sdcard",
+    "/sdcard/Alarms",
+    "/sdcard/DCIM",
+    "/sdcard/Documents",
+    "/sdcard/Download",
+    "/sdcard/Movies",
+    "/sdcard/Music",
+    "/sdcard/Notifications",
+    "/sdcard/Pictures",
+    "/sdcard/Podcasts",
+    "/sdcard/Ringtones",
+    "/data",
+    "/data/local",
+    "/data/local/tmp",
+    "/system",
+    "/storage",
+    "/storage/emulated",
+)
+
+
+class FsError(Exception):
+    """An errno-style failure; the message is what toybox would print."""
+
+
+@dataclass(slots=True)
+class FileEntry:
+    data: bytes
+    mtime: int  # seconds since the epoch (device clock)
+
+
+def normalize(path: str, cwd: str = "/") -> str:
+    if not path.startswith("/"):
+        path = posixpath.join(cwd, path)
+    path = posixpath.normpath(path)
+    if path.startswith("//"):
+        path = path[1:]
+    for alias in _ALIASES:
+        if path == alias or path.startswith(alias + "/"):
+            return SDCARD + path[len(alias) :]
+    return path
+
+
+class FileSystem:
+    def __init__(self, now: int = 0) -> None:
+        self.files: dict[str, FileEntry] = {}
+        self.dirs: dict[str, int] = {d: now for d in DEFAULT_DIRS}
+
+    # --- queries ---------------------------------------------------------
+    def exists(self, path: str) -> bool:
+        p = normalize(path)
+        return p in self.files or p in self.dirs
+
+    def isdir(self, path: str) -> bool:
+        return normalize(path) in self.dirs
+
+    def isfile(self, path: str) -> bool:
+        return normalize(path) in self.files
+
+    def listdir(self, path: str) -> list[str]:
+        p = normalize(path)
+        if p in self.files:
+            return [posixpath.basename(p)]
+        if p not in self.dirs:
+            raise FsError(f"{path}: No such file or directory")
+        prefix = p.rstrip("/") + "/"
+        names = set()
+        for coll in (self.dirs, self.files):
+            for q in coll:
+                if q.startswith(prefix) and q != prefix:
+                    rest = q[len(prefix) :]
+                    if rest and "/" not in rest:
+                        names.add(rest)
+        return sorted(names)
+
+    def read(self, path: str) -> bytes:
+        p = normalize(path)
+        if p in self.dirs:
+            raise FsError(f"{path}: Is a directory")
+        entry = self.files.get(p)
+        if entry is None:
+            raise FsError(f"{path}: No such file or directory")
+        return entry.data
+
+    def read_text(self, path: str) -> str:
+        return self.read(path).decode("utf-8", "replace")
+
+    def mtime(self, path: str) -> int:
+        p = normalize(path)
+        if p in self.files:
+            return self.files[p].mtime
+        if p in self.dirs:
+            return self.dirs[p]
+        raise FsError(f"{path}: No such file or directory")
+
+    # --- changes ---------------------------------------------------------
+    def _check_writable(self, p: str, shown: str) -> None:
+        if not any(p == r or p.startswith(r + "/") for r in WRITABLE_ROOTS):
+            raise FsError(f"{shown}: Read-only file system")
+
+    def _check_parent(self, p: str, shown: str) -> None:
+        parent = posixpath.dirname(p)
+        if parent not in self.dirs:
+            raise FsError(f"{shown}: No such file or directory")
+
+    def write(self, path: str, data: bytes, now: int, append: bool = False) -> None:
+        p = normalize(path)
+        self._check_writable(p, path)
+        if p in self.dirs:
+            raise FsError(f"{path}: Is a directory")
+        self._check_parent(p, path)
+        if append and p in self.files:
+            data = self.files[p].data + data
+        self.files[p] = FileEntry(data, now)
+
+    def write_text(self, path: str, text: str, now: int) -> None:
+        self.write(path, text.encode("utf-8"), now)
+
+    def touch(self, path: str, now: int) -> None:
+        p = normalize(path)
+        if p in self.files:
+            self.files[p].mtime = now
+        elif p in self.dirs:
+            self.dirs[p] = now
+        else:
+            self.write(path, b"", now)
+
+    def mkdir(self, path: str, now: int, parents: bool = False) -> None:
+        p = normalize(path)
+        self._check_writable(p, path)
+        if p in self.files:
+            raise FsError(f"{path}: File exists")
+        if p in self.dirs:
+            if parents:
+                return
+            raise FsError(f"{path}: File exists")
+        parent = posixpath.dirname(p)
+        if parent not in self.dirs:
+            if not parents:
+                raise FsError(f"{path}: No such file or directory")
+            self.mkdir(parent, now, parents=True)
+        self.dirs[p] = now
+
+    def remove(self, path: str, recursive: bool = False) -> None:
+        p = normalize(path)
+        self._check_writable(p, path)
+        if p in WRITABLE_ROOTS:
+            raise FsError(f"{path}: Permission denied")
+        if p in self.files:
+            del self.files[p]
+            return
+        if p not in self.dirs:
+            raise FsError(f"{path}: No such file or directory")
+        prefix = p + "/"
+        children = [q for q in list(self.files) + list(self.dirs) if q.startswith(prefix)]
+        if children and not recursive:
+            raise FsError(f"{path}: Directory not empty")
+        for q in children:
+            self.files.pop(q, None)
+            self.dirs.pop(q, None)
+        del self.dirs[p]
+
+    def rmdir(self, path: str) -> None:
+        p = normalize(path)
+        if p not in self.dirs:
+            raise FsError(f"{path}: No such file or directory")
+        self.remove(path, recursive=False)
+
+    def move(self, src: str, dst: str, now: int) -> None:
+        s, d = normalize(src), normalize(dst)
+        self._check_writable(s, src)
+        self._check_writable(d, dst)
+        if s not in self.files and s not in self.dirs:
+            raise FsError(f"{src}: No such file or directory")
+        if d in self.dirs:
+            d = posixpath.join(d, posixpath.basename(s))
+        self._check_parent(d, dst)
+        if s in self.files:
+            self.files[d] = self.files.pop(s)
+            return
+        if d == s or d.startswith(s + "/"):
+            raise FsError(f"{dst}: Invalid argument")
+        prefix = s + "/"
+        for coll in (self.files, self.dirs):
+            for q in [q for q in coll if q == s or q.startswith(prefix)]:
+                coll[d + q[len(s) :]] = coll.pop(q)
+
+    def copy(self, src: str, dst: str, now: int) -> None:
+        s = normalize(src)
+        d = normalize(dst)
+        if d in self.dirs:
+            d = posixpath.join(d, posixpath.basename(s))
+        self.write(d, self.read(src), now)
