@@ -6,6 +6,7 @@ Field names follow AndroidWorld (`content_description`, `bbox_pixels`,
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, fields
@@ -117,8 +118,44 @@ def element_line(index: int, el: UIElement) -> str:
 
 
 def _q(s: str) -> str:
-    s = s if len(s) <= 200 else s[:197] + "..."
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    return json.dumps(s, ensure_ascii=False)
+
+
+_LINE_RE = re.compile(
+    r'^\[(?P<i>\d+)\] (?P<cls>\S+)(?P<rest>.*?)(?: \((?P<b>-?\d+,-?\d+,-?\d+,-?\d+)\))?$')
+_FIELD_RE = re.compile(r' (?:(?P<key>desc|hint)=)?(?P<str>"(?:[^"\\]|\\.)*")|'
+                       r' id=(?P<id>\S+)| \{(?P<flags>[\w,-]+)\}')
+
+
+def parse_element_lines(text: str) -> list[UIElement]:
+    """Read the text observation back into elements (the inverse of `element_line`).
+
+    Class names come back short (e.g. `Switch`), ids as the part after `:id/`.
+    """
+    out: list[UIElement] = []
+    flag_of = {short: attr for attr, short in _FLAG_NAMES}
+    for line in text.splitlines():
+        m = _LINE_RE.match(line)
+        if m is None:
+            continue
+        kw: dict = {"class_name": m.group("cls")}
+        for f in _FIELD_RE.finditer(m.group("rest")):
+            if f.group("str") is not None:
+                kw[{"desc": "content_description", "hint": "hint_text", None: "text"}[f.group("key")]] = \
+                    json.loads(f.group("str"))
+            elif f.group("id") is not None:
+                kw["resource_name"] = f.group("id")
+            elif f.group("flags") is not None:
+                for fl in f.group("flags").split(","):
+                    if fl == "disabled":
+                        kw["is_enabled"] = False
+                    elif fl in flag_of:
+                        kw[flag_of[fl]] = True
+        if m.group("b"):
+            x0, y0, x1, y1 = (int(v) for v in m.group("b").split(","))
+            kw["bbox_pixels"] = BoundingBox(x0, x1, y0, y1)
+        out.append(UIElement(**kw))
+    return out
 
 
 def serialize_elements(elements: list[UIElement]) -> str:

@@ -120,8 +120,38 @@ class Device(abc.ABC):
         """(package, activity) of the focused window, from `dumpsys window`."""
         return parse_focused_window(self.shell("dumpsys window").stdout)
 
+    def observation_token(self) -> object | None:
+        """A value that changes whenever the screen may have changed, or None
+        when the backend cannot tell (then observations are always re-read)."""
+        return None
+
+    def app_packages(self) -> dict[str, str]:
+        """Launcher label -> package for the apps `open_app` can name."""
+        return dict(KNOWN_APPS)
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release the device's resources."""
+
+
+#: AndroidWorld's app names for the apps this package knows (real-device default)
+KNOWN_APPS = {
+    "settings": "com.android.settings",
+    "contacts": "com.google.android.contacts",
+    "markor": "net.gsantner.markor",
+    "chrome": "com.android.chrome",
+    "clock": "com.google.android.deskclock",
+    "camera": "com.android.camera2",
+    "files": "com.google.android.documentsui",
+    "simple calendar pro": "com.simplemobiletools.calendar.pro",
+    "simple sms messenger": "com.simplemobiletools.smsmessenger",
+    "pro expense": "com.arduia.expense",
+    "broccoli": "com.flauschcode.broccoli",
+    "tasks": "org.tasks",
+    "opentracks": "de.dennisguse.opentracks",
+    "joplin": "net.cozic.joplin",
+    "vlc": "org.videolan.vlc",
+    "retro music": "code.name.monkey.retromusic",
+}
 
 
 def escape_input_text(text: str) -> str:

@@ -83,5 +83,11 @@ class SimDevice(Device):
     def wait(self, seconds: float) -> None:
         self.phone.advance(int(max(0.0, seconds) * 1000))
 
+    def observation_token(self) -> object:
+        return self.phone.revision
+
+    def app_packages(self) -> dict[str, str]:
+        return {app.label.lower(): pkg for pkg, app in self.phone.apps.items() if app.launchable}
+
     def foreground(self) -> tuple[str, str]:
         return self.phone.focused_component()

@@ -40,15 +40,16 @@ PROPS = {
     "ro.antrap.simulated": "1",
 }
 
+_S = "com.android.settings"
 INTENT_ACTIONS = {
-    "android.settings.SETTINGS": ("com.android.settings", None),
-    "android.settings.WIFI_SETTINGS": ("com.android.settings", ".Settings$NetworkProviderSettingsActivity"),
-    "android.settings.BLUETOOTH_SETTINGS": ("com.android.settings", ".Settings$BluetoothDashboardActivity"),
-    "android.settings.DISPLAY_SETTINGS": ("com.android.settings", ".Settings$DisplaySettingsActivity"),
-    "android.settings.SOUND_SETTINGS": ("com.android.settings", ".Settings$SoundSettingsActivity"),
-    "android.settings.AIRPLANE_MODE_SETTINGS": ("com.android.settings", ".Settings$NetworkDashboardActivity"),
-    "android.settings.DEVICE_INFO_SETTINGS": ("com.android.settings", ".Settings$MyDeviceInfoActivity"),
-    "android.settings.LOCATION_SOURCE_SETTINGS": ("com.android.settings", ".Settings$LocationSettingsActivity"),
+    "android.settings.SETTINGS": (_S, None),
+    "android.settings.WIFI_SETTINGS": (_S, ".Settings$NetworkProviderSettingsActivity"),
+    "android.settings.BLUETOOTH_SETTINGS": (_S, ".Settings$BluetoothDashboardActivity"),
+    "android.settings.DISPLAY_SETTINGS": (_S, ".Settings$DisplaySettingsActivity"),
+    "android.settings.SOUND_SETTINGS": (_S, ".Settings$SoundSettingsActivity"),
+    "android.settings.AIRPLANE_MODE_SETTINGS": (_S, ".Settings$NetworkDashboardActivity"),
+    "android.settings.DEVICE_INFO_SETTINGS": (_S, ".Settings$MyDeviceInfoActivity"),
+    "android.settings.LOCATION_SOURCE_SETTINGS": (_S, ".Settings$LocationSettingsActivity"),
     "android.intent.action.MAIN": (None, None),
 }
 

@@ -328,7 +328,7 @@ def stat(sh: Shell, args: list[str], stdin: bytes) -> Output:
         rep = {"%n": p, "%s": str(size), "%F": "directory" if is_dir else "regular file",
                "%Y": str(mt), "%y": time.strftime("%Y-%m-%d %H:%M:%S.000000000 +0000",
                                                   time.gmtime(mt))}
-        out.append(re.sub(r"%[nsFYy]", lambda m: rep[m.group(0)], fmt))
+        out.append(re.sub(r"%[nsFYy]", lambda m, rep=rep: rep[m.group(0)], fmt))
     return "".join(out).encode(), "".join(errs), code
 
 

@@ -12,14 +12,9 @@ from PIL import ImageFont
 
 
 @lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    f = ImageFont.load_default(size=size)
-    if bold:
-        try:
-            f.set_variation_by_name("Bold")
-        except Exception:  # the bundled font has no variations: bold is drawn with a stroke
-            pass
-    return f
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Bold is drawn with a 1 px stroke by the painter (the bundled font has one weight)."""
+    return ImageFont.load_default(size=size)
 
 
 @lru_cache(maxsize=8192)

@@ -1,0 +1,22 @@
+"""Agents: the oracle (privileged, closed-loop), random, and model-backed ones."""
+
+from antrap_gym.agents.base import Agent
+from antrap_gym.agents.oracle import OracleAgent
+from antrap_gym.agents.random_agent import RandomAgent
+
+AGENTS = {"oracle": OracleAgent, "random": RandomAgent}
+
+
+def make_agent(name: str, **kwargs) -> Agent:
+    """An agent by name, or `module:Class` for your own."""
+    if name in AGENTS:
+        return AGENTS[name](**kwargs)
+    if ":" in name:
+        import importlib
+
+        mod, _, cls = name.partition(":")
+        return getattr(importlib.import_module(mod), cls)(**kwargs)
+    raise KeyError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))} or module:Class")
+
+
+__all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent", "make_agent"]

@@ -1,0 +1,307 @@
+"""`AndroidEnv`: a Gymnasium environment over any Device, with AndroidWorld tasks.
+
+Observations are a dict (screenshot, serialized elements, goal, the last
+action's error); actions are AndroidWorld JSON actions (string, dict or
+`Action`). Bad actions never raise: the phone is left unchanged and
+`last_action_error` says why. Reward is the task's success on the final step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from antrap_gym.device import Device, DeviceError, UIElement, make_device, serialize_elements
+from antrap_gym.env.actions import POINT_ACTIONS, Action, ActionError
+from antrap_gym.env.ansi import render_ansi
+from antrap_gym.env.spaces import UnicodeText
+
+ELEMENTS_MAX_CHARS = 1 << 18
+SHORT_TEXT_MAX_CHARS = 1 << 12
+
+
+class AndroidEnv(gym.Env):
+    """A phone, a task, and the AndroidWorld action space."""
+
+    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 2}
+
+    def __init__(
+        self,
+        task: str | type | None = None,
+        suite: str = "antrap",
+        device: str | Device = "sim",
+        obs_mode: str = "screenshot",
+        screen_size: tuple[int, int] = (1080, 2400),
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+    ) -> None:
+        from tasks import get_suite, get_template
+
+        if obs_mode not in ("screenshot", "text"):
+            raise ValueError("obs_mode must be 'screenshot' or 'text'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.obs_mode = obs_mode
+        self.render_mode = render_mode
+        self.suite = get_suite(suite)
+        self.fixed_task = get_template(task) if isinstance(task, str) else task
+        self._owns_device = isinstance(device, str)
+        self.device: Device = (
+            make_device(device, width=screen_size[0], height=screen_size[1])
+            if isinstance(device, str) else device
+        )
+        w, h = self.device.screen_size
+        self.screen_size = (w, h)
+        self.max_steps_override = max_steps
+        obs: dict[str, spaces.Space] = {
+            "ui_elements": UnicodeText(ELEMENTS_MAX_CHARS),
+            "goal": UnicodeText(SHORT_TEXT_MAX_CHARS),
+            "last_action_error": UnicodeText(SHORT_TEXT_MAX_CHARS),
+        }
+        if obs_mode == "screenshot":
+            obs["screenshot"] = spaces.Box(0, 255, (h, w, 3), np.uint8)
+        self.observation_space = spaces.Dict(obs)
+        self.action_space = UnicodeText(4096)
+
+        self._boot = None
+        self.task = None
+        self.step_count = 0
+        self.budget = 0
+        self.answer: str | None = None
+        self.history: list[dict[str, Any]] = []
+        self.elements: list[UIElement] = []
+        self._elements_text = ""
+        self._token: object | None = None
+        self._error = ""
+        self._done = False
+
+    # --- gymnasium API --------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        options = options or {}
+        rng = self.np_random
+        template = options.get("task") or self.fixed_task
+        if template is None:
+            names = self.suite.templates
+            template = names[int(rng.integers(len(names)))]
+        if isinstance(template, str):
+            from tasks import get_template
+
+            template = get_template(template)
+        params = options.get("params")
+        if params is None:
+            params = template.generate_params(rng)
+        if self._boot is None:
+            self._boot = self.device.snapshot()
+        else:
+            self.device.restore(self._boot)
+        self.task = template(params)
+        self.task.setup(self.device)
+        self.step_count = 0
+        self.budget = self.max_steps_override or self.task.max_steps
+        self.answer = None
+        self.history = []
+        self._error = ""
+        self._token = None
+        self._done = False
+        return self._observe(), self._info()
+
+    def step(self, action: Any):
+        if self.task is None:
+            raise RuntimeError("call reset() before step()")
+        self.step_count += 1
+        self._error = ""
+        terminated = False
+        info_extra: dict[str, Any] = {}
+        try:
+            act = Action.parse(action)
+            if self._done:
+                raise ActionError("the episode is over; call reset()")
+            terminated = self._execute(act)
+            self.history.append(act.to_dict())
+            info_extra["action"] = act.to_dict()
+        except ActionError as e:
+            self._error = str(e)
+            info_extra["action"] = None
+        except DeviceError as e:
+            self._done = True
+            obs = self._safe_observe()
+            info = self._info()
+            info.update(info_extra, error=f"{type(e).__name__}: {e}", success=0.0)
+            return obs, 0.0, False, True, info
+        truncated = not terminated and self.step_count >= self.budget
+        obs = self._observe()
+        info = self._info()
+        info.update(info_extra)
+        reward = 0.0
+        if terminated or truncated:
+            self._done = True
+            reward = float(self.task.is_successful(self.device, self.answer))
+            info["success"] = reward
+        return obs, reward, terminated, truncated, info
+
+    def render(self):
+        if self.render_mode == "rgb_array":
+            return np.asarray(self.device.screenshot())
+        if self.render_mode == "ansi":
+            return render_ansi(self.device.ui_elements(), self.screen_size)
+        return None
+
+    def close(self) -> None:
+        if self._owns_device and self.device is not None:
+            self.device.close()
+        super().close()
+
+    # --- budget (trap wrappers extend it) -----------------------------------------------
+    def extend_budget(self, steps: int) -> None:
+        self.budget += int(steps)
+
+    # --- actions ---------------------------------------------------------------------
+    def point_of(self, act: Action) -> tuple[int, int]:
+        """Resolve an action's target to device pixels (index or x, y), checked."""
+        w, h = self.screen_size
+        if act.index is not None:
+            if not 0 <= act.index < len(self.elements):
+                raise ActionError(f"index {act.index} is out of range: the screen has "
+                                  f"{len(self.elements)} elements (0..{len(self.elements) - 1})")
+            return self.elements[act.index].center
+        x, y = act.x, act.y
+        if not (0 <= x < w and 0 <= y < h):
+            raise ActionError(f"coordinates ({x:g}, {y:g}) are outside the {w}x{h} screen")
+        return int(x), int(y)
+
+    def _execute(self, a: Action) -> bool:
+        dev = self.device
+        t = a.action_type
+        w, h = self.screen_size
+        if t in POINT_ACTIONS:
+            x, y = self.point_of(a)
+            if t == "click":
+                dev.tap(x, y)
+            elif t == "double_tap":
+                dev.tap(x, y)
+                dev.tap(x, y)
+            else:
+                dev.long_press(x, y, a.duration_ms or 1000)
+        elif t == "input_text":
+            if a.index is not None or a.x is not None:
+                x, y = self.point_of(a)
+                dev.tap(x, y)
+            if a.clear_text:
+                dev.shell("input keycombination KEYCODE_CTRL_LEFT KEYCODE_A")
+                dev.key("KEYCODE_DEL")
+            if a.text:
+                res = dev.type_text(a.text)
+                if not res.ok:
+                    raise ActionError(f"the device could not type the text: {res.stderr.strip()[:200]}")
+            dev.key("KEYCODE_ENTER")
+        elif t == "scroll":
+            x0, y0, x1, y1 = self._scroll_box(a)
+            cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+            dx, dy = (x1 - x0) * 0.3, (y1 - y0) * 0.3
+            vec = {"down": (0, -dy), "up": (0, dy), "right": (-dx, 0), "left": (dx, 0)}[a.direction]
+            dev.swipe(int(cx - vec[0]), int(cy - vec[1]), int(cx + vec[0]), int(cy + vec[1]), 400)
+        elif t == "swipe":
+            if a.x2 is not None:
+                x, y = self.point_of(a)
+                x2, y2 = int(a.x2), int(a.y2)
+                if not (0 <= x2 < w and 0 <= y2 < h):
+                    raise ActionError(f"end point ({x2}, {y2}) is outside the {w}x{h} screen")
+            else:
+                x, y = self.point_of(a) if (a.x is not None or a.index is not None) else (w // 2, h // 2)
+                d = {"up": (0, -0.3 * h), "down": (0, 0.3 * h), "left": (-0.4 * w, 0),
+                     "right": (0.4 * w, 0)}[a.direction]
+                x2 = int(min(w - 1, max(0, x + d[0])))
+                y2 = int(min(h - 1, max(0, y + d[1])))
+            dev.swipe(x, y, x2, y2, a.duration_ms or 400)
+        elif t == "keyboard_enter":
+            dev.key("KEYCODE_ENTER")
+        elif t == "navigate_home":
+            dev.key("KEYCODE_HOME")
+        elif t == "navigate_back":
+            dev.key("KEYCODE_BACK")
+        elif t == "open_app":
+            pkg = self.resolve_app(a.app_name or "")
+            if pkg is None:
+                known = ", ".join(sorted(self.device.app_packages()))
+                raise ActionError(f"no app named {a.app_name[:60]!r}; installed: {known}")
+            res = dev.launch(pkg)
+            if not res.ok:
+                raise ActionError(f"could not open {a.app_name!r}: {res.stderr.strip()[:200]}")
+        elif t == "wait":
+            dev.wait(a.seconds if a.seconds is not None else 2.0)
+        elif t == "answer":
+            self.answer = a.text
+        elif t == "status":
+            return True
+        return False
+
+    def resolve_app(self, name: str) -> str | None:
+        apps = self.device.app_packages()
+        key = name.strip().lower()
+        if key in apps:
+            return apps[key]
+        if key in apps.values():
+            return key
+        return None
+
+    def _scroll_box(self, a: Action) -> tuple[int, int, int, int]:
+        """The scrollable container to scroll: the one named, else the largest."""
+        w, h = self.screen_size
+        if a.index is not None or a.x is not None:
+            px, py = self.point_of(a)
+            hits = [e for e in self.elements if e.is_scrollable and e.bbox_pixels
+                    and e.bbox_pixels.contains(px, py)]
+            if hits:
+                b = min(hits, key=lambda e: e.bbox_pixels.width * e.bbox_pixels.height).bbox_pixels
+                return b.x_min, b.y_min, b.x_max, b.y_max
+        horizontal = a.direction in ("left", "right")
+        cands = [e.bbox_pixels for e in self.elements if e.is_scrollable and e.bbox_pixels]
+        if horizontal:
+            cands = [b for b in cands if b.width > b.height] or cands
+        if cands:
+            b = max(cands, key=lambda b: b.width * b.height)
+            return b.x_min, b.y_min, b.x_max, b.y_max
+        return 0, int(h * 0.2), w, int(h * 0.8)
+
+    # --- observations ---------------------------------------------------------------------
+    def _observe(self) -> dict[str, Any]:
+        token = self.device.observation_token()
+        if token is None or token != self._token:
+            self.elements = self.device.ui_elements()
+            self._elements_text = serialize_elements(self.elements)
+            self._token = token
+        obs: dict[str, Any] = {
+            "ui_elements": self._elements_text,
+            "goal": self.task.goal if self.task else "",
+            "last_action_error": self._error,
+        }
+        if self.obs_mode == "screenshot":
+            obs["screenshot"] = self.device.screenshot()
+        return obs
+
+    def _safe_observe(self) -> dict[str, Any]:
+        try:
+            return self._observe()
+        except DeviceError:
+            w, h = self.screen_size
+            obs: dict[str, Any] = {"ui_elements": "", "goal": self.task.goal if self.task else "",
+                                   "last_action_error": self._error}
+            if self.obs_mode == "screenshot":
+                obs["screenshot"] = np.zeros((h, w, 3), np.uint8)
+            return obs
+
+    def _info(self) -> dict[str, Any]:
+        t = self.task
+        return {
+            "task": t.task_id() if t else None,
+            "goal": t.goal if t else None,
+            "params": dict(t.params) if t else {},
+            "step": self.step_count,
+            "budget": self.budget,
+            "answer": self.answer,
+            "last_action_error": self._error,
+        }

@@ -1,0 +1,21 @@
+"""AndroidWorld-style tasks: templates with seeded parameters, shell-only set-up
+and checks, and semantic solutions; grouped into suites."""
+
+from tasks import (
+    settings_tasks,  # noqa: F401  (registers templates)
+    suites,  # noqa: F401
+)
+from tasks.base import Task, TaskError, answer_matches
+from tasks.registry import SUITES, TEMPLATES, Suite, get_suite, get_template, register
+
+__all__ = [
+    "SUITES",
+    "TEMPLATES",
+    "Suite",
+    "Task",
+    "TaskError",
+    "answer_matches",
+    "get_suite",
+    "get_template",
+    "register",
+]

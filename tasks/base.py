@@ -1,0 +1,128 @@
+"""The Task interface (AndroidWorld's TaskEval shape).
+
+A task template is one small class: a goal template, the apps it uses, a
+complexity, seeded parameters, and set-up/success/tear-down that speak to the
+phone only through `device.shell` (so they run on the simulated phone and on a
+real emulator alike), plus a semantic `solution()` for the oracle.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from tasks.steps import Step
+
+if TYPE_CHECKING:
+    from antrap_gym.device import Device
+
+
+class Task:
+    #: goal text with {param} placeholders
+    template: ClassVar[str] = ""
+    #: package names the task touches
+    apps: ClassVar[tuple[str, ...]] = ()
+    #: AndroidWorld's difficulty scale; the step budget is 10 x complexity
+    complexity: ClassVar[float] = 1.0
+    #: information retrieval: success depends on the `answer` action
+    answer_task: ClassVar[bool] = False
+    #: the target is only reachable by scrolling (documented, tested)
+    needs_scroll: ClassVar[bool] = False
+    tags: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params = dict(params)
+
+    # --- identity ------------------------------------------------------------
+    @classmethod
+    def task_id(cls) -> str:
+        return cls.__name__
+
+    @property
+    def goal(self) -> str:
+        return self.template.format(**self.params)
+
+    @property
+    def max_steps(self) -> int:
+        return max(1, round(10 * self.complexity))
+
+    def __repr__(self) -> str:
+        return f"{self.task_id()}({self.params})"
+
+    # --- the contract ------------------------------------------------------------
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Seeded parameters for one variant of the template."""
+        return {}
+
+    def setup(self, device: Device) -> None:
+        """Put the phone in the task's initial state (shell only)."""
+
+    def is_successful(self, device: Device, answer: str | None = None) -> float:
+        """0..1: how much of the goal holds now (shell only)."""
+        raise NotImplementedError
+
+    def teardown(self, device: Device) -> None:
+        """Undo anything set-up left that later tasks must not see."""
+
+    def solution(self) -> list[Step]:
+        """The semantic steps an oracle grounds on the live screen."""
+        raise NotImplementedError
+
+    # --- helpers for task authors (all through shell) -----------------------------
+    @staticmethod
+    def sh(device: Device, cmd: str) -> str:
+        res = device.shell(cmd)
+        if res.exit_code != 0:
+            raise TaskError(f"setup command failed ({res.exit_code}): {cmd!r}: {res.stderr.strip()}")
+        return res.stdout
+
+    @staticmethod
+    def q(s: str) -> str:
+        """Quote a value for the device shell."""
+        return shlex.quote(s)
+
+    @staticmethod
+    def setting(device: Device, ns: str, key: str) -> str:
+        return device.shell(f"settings get {ns} {key}").stdout.strip()
+
+
+class TaskError(RuntimeError):
+    """A task could not be set up on this device."""
+
+
+# --- answer matching (AndroidWorld style) ---------------------------------------------
+
+
+def normalize_answer(s: str | None) -> str:
+    if s is None:
+        return ""
+    s = s.strip().casefold()
+    s = re.sub(r"[\s]+", " ", s)
+    return s.strip(" .!\"'")
+
+
+def answer_matches(answer: str | None, expected: str | list[str], kind: str = "text") -> bool:
+    """Compare an agent's answer with the truth: text (normalised, exact or
+    contained as a whole phrase), number, or phone number (digits)."""
+    if answer is None:
+        return False
+    options = [expected] if isinstance(expected, str) else list(expected)
+    a = normalize_answer(answer)
+    for exp in options:
+        e = normalize_answer(str(exp))
+        if kind == "number":
+            nums = re.findall(r"-?\d+(?:\.\d+)?", a)
+            if nums and float(nums[0]) == float(e):
+                return True
+            continue
+        if kind == "phone":
+            if re.sub(r"\D", "", a).endswith(re.sub(r"\D", "", e)) and re.sub(r"\D", "", e):
+                return True
+            continue
+        if a == e or re.search(r"(?<!\w)" + re.escape(e) + r"(?!\w)", a):
+            return True
+    return False

@@ -1,0 +1,177 @@
+"""Semantic solution steps: what to do, named by what a person sees.
+
+A task's `solution()` is a list of these. The oracle grounds each on the live
+screen (finds the element, scrolls to it, re-navigates after a disruption),
+so a solution is robust where a recorded coordinate script is not.
+
+`screen` names where a step happens: an activity name suffix (".Settings"),
+optionally with the popup shown over it ("ContactEditor|Delete contact?" for
+a dialog titled so, "List|menu" for a context menu). None means anywhere.
+`done` is an optional check, through the device's shell, that makes a step
+idempotent: the oracle skips it when the check already holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from antrap_gym.device import Device, UIElement
+
+Check = Callable[["Device"], bool]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Matches one element by what it shows: text, description, hint, id, class."""
+
+    text: str | None = None
+    desc: str | None = None
+    hint: str | None = None
+    rid: str | None = None  # resource id, full or the part after ":id/"
+    cls: str | None = None  # class name suffix, e.g. "Switch", "EditText"
+    contains: bool = False  # substring instead of whole-string text match
+    row: str | None = None  # for widgets inside a list row: the row's title text
+
+    def describe(self) -> str:
+        for k in ("text", "desc", "hint", "rid", "row"):
+            v = getattr(self, k)
+            if v:
+                return f"{k}={v!r}"
+        return f"cls={self.cls!r}"
+
+    def matches(self, el: UIElement) -> bool:
+        if self.cls and not (el.class_name or "").endswith(self.cls):
+            return False
+        if self.text is not None and not _text_match(el.text, self.text, self.contains):
+            return False
+        if self.desc is not None and not _text_match(el.content_description, self.desc,
+                                                     self.contains):
+            return False
+        if self.hint is not None and not _text_match(el.hint_text, self.hint, self.contains):
+            return False
+        if self.rid is not None:
+            rn = el.resource_name or ""
+            if rn != self.rid and not rn.endswith(":id/" + self.rid):
+                return False
+        return True
+
+    def find(self, elements: list[UIElement]) -> UIElement | None:
+        if self.row is not None:
+            return _in_row(elements, self)
+        for el in elements:
+            if self.matches(el):
+                return el
+        return None
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"\s+", " ", s.replace("\u2011", "-")).strip().casefold()
+
+
+def _text_match(value: str | None, want: str, contains: bool) -> bool:
+    if value is None:
+        return False
+    v, w = _norm(value), _norm(want)
+    return w in v if contains else v == w
+
+
+def _in_row(elements: list[UIElement], t: Target) -> UIElement | None:
+    """A widget (e.g. a Switch) that shares a list row with the text `t.row`."""
+    label = next((e for e in elements if _text_match(e.text, t.row or "", t.contains)), None)
+    if label is None or label.bbox_pixels is None:
+        return None
+    ly = label.center[1]
+    bare = Target(text=t.text, desc=t.desc, hint=t.hint, rid=t.rid, cls=t.cls, contains=t.contains)
+    best = None
+    for el in elements:
+        b = el.bbox_pixels
+        if el is label or b is None or not bare.matches(el):
+            continue
+        if b.y_min - 60 <= ly <= b.y_max + 60 and (best is None or
+                                                    abs(el.center[1] - ly) < abs(best.center[1] - ly)):
+            best = el
+    return best
+
+
+@dataclass(frozen=True)
+class Step:
+    screen: str | None = None
+    done: Check | None = field(default=None, compare=False)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class OpenApp(Step):
+    app: str = ""  # the label shown in the launcher, e.g. "Settings"
+    package: str = ""
+
+
+@dataclass(frozen=True)
+class Tap(Step):
+    target: Target = Target()
+
+
+@dataclass(frozen=True)
+class LongPress(Step):
+    target: Target = Target()
+
+
+@dataclass(frozen=True)
+class TypeText(Step):
+    """Focus the field and make its text exactly `text` (clearing what was there)."""
+
+    target: Target = Target()
+    text: str = ""
+    submit: bool = False  # press Enter afterwards
+
+
+@dataclass(frozen=True)
+class SetChecked(Step):
+    """Make a switch/checkbox checked (or not); taps only when it differs."""
+
+    target: Target = Target()
+    checked: bool = True
+
+
+@dataclass(frozen=True)
+class SetSlider(Step):
+    """Tap the slider's track at the fraction that gives the wanted value."""
+
+    target: Target = Target()
+    fraction: float = 0.0
+
+
+@dataclass(frozen=True)
+class PressKey(Step):
+    key: str = "back"  # back | home | enter
+
+
+@dataclass(frozen=True)
+class Answer(Step):
+    text: str = ""
+
+
+def as_text(steps: list[Step]) -> list[str]:
+    """A human-readable rendering of a solution (docs, logs)."""
+    out = []
+    for s in steps:
+        name = type(s).__name__
+        if isinstance(s, OpenApp):
+            out.append(f"{name}({s.app})")
+        elif isinstance(s, TypeText):
+            out.append(f"{name}({s.text!r} into {s.target.describe()})")
+        elif isinstance(s, (Tap, LongPress, SetChecked, SetSlider)):
+            extra = f", {s.checked}" if isinstance(s, SetChecked) else (
+                f", {s.fraction:.2f}" if isinstance(s, SetSlider) else "")
+            out.append(f"{name}({s.target.describe()}{extra})")
+        elif isinstance(s, PressKey):
+            out.append(f"{name}({s.key})")
+        elif isinstance(s, Answer):
+            out.append(f"{name}({s.text!r})")
+        else:
+            out.append(name)
+    return out
