@@ -159,9 +159,7 @@ class OracleAgent(Agent):
 
     def _satisfied(self, step: Step, els: list[UIElement], dev) -> bool:
         if step.done is not None:
-            if step.done(dev):
-                return True
-            return False
+            return bool(step.done(dev))
         if isinstance(step, SetChecked):
             el = step.target.find(els)
             return el is not None and el.is_checked == step.checked

@@ -140,9 +140,8 @@ class Action:
                     raise ActionError(f"'text' contains a control character U+{ord(bad):04X}")
         if t == "open_app" and (not isinstance(self.app_name, str) or not self.app_name.strip()):
             raise ActionError("open_app needs 'app_name'")
-        if t == "status":
-            if self.goal_status not in GOAL_STATUSES:
-                raise ActionError(f"status needs 'goal_status' in {', '.join(GOAL_STATUSES)}")
+        if t == "status" and self.goal_status not in GOAL_STATUSES:
+            raise ActionError(f"status needs 'goal_status' in {', '.join(GOAL_STATUSES)}")
         if self.clear_text is not None and not isinstance(self.clear_text, bool):
             raise ActionError("'clear_text' must be true or false")
         if self.duration_ms is not None and (not isinstance(self.duration_ms, int)
