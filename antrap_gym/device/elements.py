@@ -106,10 +106,11 @@ def element_line(index: int, el: UIElement) -> str:
         parts.append("hint=" + _q(el.hint_text))
     if el.resource_name:
         parts.append("id=" + el.resource_name.rsplit("/", 1)[-1])
-    flags = [short for attr, short in _FLAG_NAMES if getattr(el, attr)]
-    if not el.is_enabled:
-        flags.append("disabled")
-    if flags:
+    if (el.is_clickable or el.is_long_clickable or el.is_editable or el.is_scrollable
+            or el.is_checkable or el.is_focused or el.is_selected or not el.is_enabled):
+        flags = [short for attr, short in _FLAG_NAMES if getattr(el, attr)]
+        if not el.is_enabled:
+            flags.append("disabled")
         parts.append("{" + ",".join(flags) + "}")
     b = el.bbox_pixels
     if b is not None:
@@ -117,8 +118,18 @@ def element_line(index: int, el: UIElement) -> str:
     return " ".join(parts)
 
 
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f\u2028\u2029]')
+
+
 def _q(s: str) -> str:
+    if _NEEDS_ESCAPE.search(s) is None:
+        return '"' + s + '"'
     return json.dumps(s, ensure_ascii=False)
+
+
+def serialize_elements(elements: list[UIElement]) -> str:
+    """The text observation: one line per element, indexed for `click index=`."""
+    return "\n".join([element_line(i, el) for i, el in enumerate(elements)])
 
 
 _LINE_RE = re.compile(
@@ -156,11 +167,6 @@ def parse_element_lines(text: str) -> list[UIElement]:
             kw["bbox_pixels"] = BoundingBox(x0, x1, y0, y1)
         out.append(UIElement(**kw))
     return out
-
-
-def serialize_elements(elements: list[UIElement]) -> str:
-    """The text observation: one line per element, indexed for `click index=`."""
-    return "\n".join(element_line(i, el) for i, el in enumerate(elements))
 
 
 # --- uiautomator XML --------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 ACTION_TYPES = (
@@ -153,10 +153,13 @@ class Action:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        return {k: v for k in _FIELDS if (v := getattr(self, k)) is not None}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False)
+
+
+_FIELDS = tuple(f.name for f in fields(Action))
 
 
 def _is_control(ch: str) -> bool:

@@ -121,8 +121,9 @@ class AndroidEnv(gym.Env):
             if self._done:
                 raise ActionError("the episode is over; call reset()")
             terminated = self._execute(act)
-            self.history.append(act.to_dict())
-            info_extra["action"] = act.to_dict()
+            as_dict = act.to_dict()
+            self.history.append(as_dict)
+            info_extra["action"] = as_dict
         except ActionError as e:
             self._error = str(e)
             info_extra["action"] = None
@@ -280,7 +281,8 @@ class AndroidEnv(gym.Env):
             "last_action_error": self._error,
         }
         if self.obs_mode == "screenshot":
-            obs["screenshot"] = self.device.screenshot()
+            # a fresh array per step: users keep observations (Gymnasium's contract)
+            obs["screenshot"] = np.array(self.device.screenshot(), copy=True)
         return obs
 
     def _safe_observe(self) -> dict[str, Any]:

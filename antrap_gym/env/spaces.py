@@ -9,6 +9,7 @@ a fixed-size UTF-8 buffer per env).
 from __future__ import annotations
 
 import multiprocessing as mp
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -67,14 +68,40 @@ def _create(space: UnicodeText, n: int = 1, ctx=mp):
     return ctx.Array("B", n * space.max_bytes)
 
 
-@read_from_shared_memory.register(UnicodeText)
-def _read(space: UnicodeText, shared_memory, n: int = 1) -> tuple[str, ...]:
-    buf = np.frombuffer(shared_memory.get_obj(), dtype=np.uint8).reshape(n, space.max_bytes)
-    out = []
-    for row in buf:
+class SharedStrings(Sequence):
+    """The strings of a batch, decoded from shared memory when read.
+
+    AsyncVectorEnv reads its shared buffers once and then hands out that same
+    object (a deep copy of it by default): this view stays current, and a deep
+    copy freezes it into a plain tuple of strings.
+    """
+
+    def __init__(self, space: UnicodeText, shared_memory, n: int) -> None:
+        self._buf = np.frombuffer(shared_memory.get_obj(), dtype=np.uint8).reshape(n, space.max_bytes)
+
+    def __len__(self) -> int:
+        return self._buf.shape[0]
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(len(self))))
+        row = self._buf[i]
         size = int.from_bytes(row[:4].tobytes(), "little")
-        out.append(row[4 : 4 + size].tobytes().decode("utf-8", "replace"))
-    return tuple(out)
+        return row[4 : 4 + size].tobytes().decode("utf-8", "replace")
+
+    def __deepcopy__(self, memo) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (tuple, list, SharedStrings)) and tuple(self) == tuple(other)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+@read_from_shared_memory.register(UnicodeText)
+def _read(space: UnicodeText, shared_memory, n: int = 1) -> SharedStrings:
+    return SharedStrings(space, shared_memory, n)
 
 
 @write_to_shared_memory.register(UnicodeText)

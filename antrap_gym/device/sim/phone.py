@@ -102,6 +102,7 @@ class Phone:
         self._relayout = False
         self.shell_log: deque[str] = deque(maxlen=10000)
         self.frame_cache: tuple | None = None
+        self._bar_cache: dict[str, object] = {}
         for app in self.apps.values():
             app.install(self)
         launcher = self.apps.get(LAUNCHER)
@@ -215,12 +216,27 @@ class Phone:
         for i, ov in enumerate(wm.overlays):
             root = sysui.build_overlay(self, ov, i, self.content_rect(), self.content_rect())
             wins.append(Window("overlay", root, ov.package, True))
-        wins.append(Window("status_bar",
-                           sysui.build_status_bar(self, (0, 0, self.width, self.status_h)),
-                           sysui.SYSTEM_UI, False))
-        wins.append(Window("nav_bar", sysui.build_nav_bar(
-            self, (0, self.height - self.nav_h, self.width, self.height)), sysui.SYSTEM_UI, False))
+        wins.append(self._status_bar())
+        wins.append(self._nav_bar())
         return wins
+
+    def _status_bar(self) -> Window:
+        """Rebuilt only when what it shows changes (the minute, radio icons)."""
+        s = self.settings
+        key = (self.clock_ms // 60000, s.get("global", "airplane_mode_on"),
+               s.get("global", "wifi_on"), s.get("global", "bluetooth_on"),
+               s.get("system", "status_bar_show_battery_percent"))
+        if self._bar_cache.get("status_key") != key:
+            root = sysui.build_status_bar(self, (0, 0, self.width, self.status_h))
+            self._bar_cache["status_key"] = key
+            self._bar_cache["status"] = Window("status_bar", root, sysui.SYSTEM_UI, False)
+        return self._bar_cache["status"]
+
+    def _nav_bar(self) -> Window:
+        if "nav" not in self._bar_cache:
+            root = sysui.build_nav_bar(self, (0, self.height - self.nav_h, self.width, self.height))
+            self._bar_cache["nav"] = Window("nav_bar", root, sysui.SYSTEM_UI, False)
+        return self._bar_cache["nav"]
 
     def focused_window(self) -> Window:
         wins = self.windows()

@@ -32,10 +32,11 @@ def build_status_bar(phone: Phone, rect: Rect) -> View:
                   text=clock_text(phone), style="status", rid="com.android.systemui:id/clock"))
     x = rect[2] - round(16 * d)
     settings = phone.settings
-    battery = "87%"
-    w = txt.text_width(battery, round(14 * d)) + round(4 * d)
-    root.add(View("text", (x - w, rect[1], x, rect[3]), text=battery, style="status"))
-    x -= w + round(4 * d)
+    if settings.get("system", "status_bar_show_battery_percent") == "1":
+        battery = "87%"
+        w = txt.text_width(battery, round(14 * d)) + round(4 * d)
+        root.add(View("text", (x - w, rect[1], x, rect[3]), text=battery, style="status"))
+        x -= w + round(4 * d)
     icon = round(18 * d)
     y0 = rect[1] + (h - icon) // 2
     root.add(View("image", (x - icon, y0, x, y0 + icon), icon="battery", desc="Battery 87 percent."))
@@ -55,9 +56,9 @@ def build_nav_bar(phone: Phone, rect: Rect) -> View:
     root = View("frame", rect, rid="com.android.systemui:id/navigation_bar_frame")
     root.package = SYSTEM_UI
     w = (rect[2] - rect[0]) // 3
-    specs = (("nav_back", "Back", phone.press_back),
-             ("nav_home", "Home", phone.press_home),
-             ("nav_recents", "Overview", phone.press_recents))
+    specs = (("nav_back", "Back", lambda: phone.press_back(tick=False)),
+             ("nav_home", "Home", lambda: phone.press_home(tick=False)),
+             ("nav_recents", "Overview", lambda: phone.press_recents(tick=False)))
     for i, (icon, desc, cb) in enumerate(specs):
         root.add(View("icon_button", (rect[0] + i * w, rect[1], rect[0] + (i + 1) * w, rect[3]),
                       icon=icon, desc=desc, on_click=cb,

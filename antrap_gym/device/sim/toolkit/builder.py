@@ -65,9 +65,11 @@ class UI:
     def mk(self, kind: str, rect: Rect, parent: View | None = None, **kw: Any) -> View:
         """Create a view, clip it to the current viewport, attach it if visible."""
         v = View(kind, rect, **kw)
-        clip = intersect(rect, self._clip)
-        if clip is not None:
-            v.clip = clip
+        c = self._clip
+        x0, y0 = max(rect[0], c[0]), max(rect[1], c[1])
+        x1, y1 = min(rect[2], c[2]), min(rect[3], c[3])
+        if x1 > x0 and y1 > y0:
+            v.clip = (x0, y0, x1, y1)
             (parent or self._parent).children.append(v)
         else:
             v.clip = (rect[0], rect[1], rect[0], rect[1])

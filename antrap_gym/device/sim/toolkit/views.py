@@ -135,9 +135,13 @@ class View:
         return child
 
     def walk(self) -> Iterator[View]:
-        yield self
-        for c in self.children:
-            yield from c.walk()
+        """Pre-order traversal (document order), without recursion."""
+        stack = [self]
+        while stack:
+            v = stack.pop()
+            yield v
+            if v.children:
+                stack.extend(reversed(v.children))
 
     @property
     def center(self) -> tuple[int, int]:
@@ -150,25 +154,12 @@ class View:
 
     def to_element(self, package: str | None) -> UIElement:
         x0, y0, x1, y1 = self.clip
+        # positional: this runs for every visible node on every state change
         return UIElement(
-            text=self.text or None,
-            content_description=self.desc or None,
-            class_name=self.cls,
-            bbox_pixels=BoundingBox(x0, x1, y0, y1),
-            hint_text=self.hint or None,
-            is_checked=self.checked,
-            is_checkable=self.checkable,
-            is_clickable=self.clickable,
-            is_editable=self.editable,
-            is_enabled=self.enabled,
-            is_focused=self.focused,
-            is_focusable=self.focusable,
-            is_long_clickable=self.long_clickable,
-            is_scrollable=self.scrollable,
-            is_selected=self.selected,
-            is_visible=True,
-            package_name=self.package or package,
-            resource_name=self.rid,
+            self.text or None, self.desc or None, self.cls, BoundingBox(x0, x1, y0, y1),
+            self.hint or None, self.checked, self.checkable, self.clickable, self.editable,
+            self.enabled, self.focused, self.focusable, self.long_clickable, self.scrollable,
+            self.selected, True, self.package or package, self.rid,
         )
 
     @property

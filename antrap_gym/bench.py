@@ -1,0 +1,178 @@
+"""Performance figures for the simulated phone (DESIGN.md's budget).
+
+Each figure is measured over repeats and reported as a median with its spread
+(min..max of the repeats). The action stream is the oracle's, recorded once
+per (task, seed) and replayed, so agent thinking time is not counted.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+import gymnasium as gym
+
+import antrap_gym  # noqa: F401  (registers the environments)
+from antrap_gym.agents import OracleAgent
+
+TARGETS = {
+    "steps_per_s_text": ">= 5000",
+    "ms_per_step_screenshot": "<= 5",
+    "reset_ms": "<= 2",
+    "snapshot_restore_ms": "<= 1",
+    "rss_mb_per_env": "<= 50",
+}
+
+
+def record_streams(templates: list[str], seeds: int) -> list[tuple[str, int, list[dict]]]:
+    """The oracle's actions for each (template, seed): a realistic action stream."""
+    env = gym.make("antrap/AndroidSim-Text-v0")
+    agent = OracleAgent()
+    out = []
+    for tid in templates:
+        for seed in range(seeds):
+            obs, info = env.reset(seed=seed, options={"task": tid})
+            agent.reset(env, obs, info)
+            actions = []
+            while True:
+                a = agent.act(obs, info)
+                actions.append(a)
+                obs, _, term, trunc, info = env.step(a)
+                if term or trunc:
+                    break
+            out.append((tid, seed, actions))
+    env.close()
+    return out
+
+
+def _replay(env, streams) -> tuple[int, float, list[float], list[float]]:
+    """Replay streams; returns (steps, step seconds, per-step ms, per-reset ms)."""
+    steps, total = 0, 0.0
+    per_step: list[float] = []
+    per_reset: list[float] = []
+    for tid, seed, actions in streams:
+        t = time.perf_counter()
+        env.reset(seed=seed, options={"task": tid})
+        per_reset.append((time.perf_counter() - t) * 1000)
+        for a in actions:
+            t = time.perf_counter()
+            env.step(a)
+            dt = time.perf_counter() - t
+            total += dt
+            per_step.append(dt * 1000)
+            steps += 1
+    return steps, total, per_step, per_reset
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def bench_steps(streams, repeats: int = 3) -> dict[str, Any]:
+    text = gym.make("antrap/AndroidSim-Text-v0").unwrapped
+    shot = gym.make("antrap/AndroidSim-v0").unwrapped
+    _replay(text, streams[:3])  # warm caches (glyphs, masks)
+    _replay(shot, streams)
+    sps, ms_shot, ms_step_text = [], [], []
+    reset_text, reset_shot = [], []
+    for _ in range(repeats):
+        gc.collect()
+        n, secs, per_step, per_reset = _replay(text, streams)
+        sps.append(n / secs)
+        ms_step_text.append(statistics.median(per_step))
+        reset_text.append(statistics.median(per_reset))
+        n2, _, per_step2, per_reset2 = _replay(shot, streams)
+        ms_shot.append(statistics.median(per_step2))
+        reset_shot.append(statistics.median(per_reset2))
+    return {
+        "steps_per_s_text": statistics.median(sps),
+        "steps_per_s_text_spread": _spread(sps),
+        "ms_per_step_text": statistics.median(ms_step_text),
+        "ms_per_step_screenshot": statistics.median(ms_shot),
+        "ms_per_step_screenshot_spread": _spread(ms_shot),
+        "reset_ms": statistics.median(reset_text),
+        "reset_ms_spread": _spread(reset_text),
+        "reset_ms_screenshot": statistics.median(reset_shot),
+        "steps_measured": n,
+    }
+
+
+def bench_snapshot(repeats: int = 200) -> dict[str, Any]:
+    env = gym.make("antrap/AndroidSim-Text-v0").unwrapped
+    env.reset(seed=0, options={"task": "SettingsWifiToggle"})
+    dev = env.device
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        snap = dev.snapshot()
+        dev.restore(snap)
+        times.append((time.perf_counter() - t) * 1000)
+    return {"snapshot_restore_ms": statistics.median(times),
+            "snapshot_restore_ms_spread": _spread(times)}
+
+
+_RSS_PROBE = r"""
+import json, sys, gymnasium as gym, antrap_gym
+def rss():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmRSS:'):
+            return int(line.split()[1]) / 1024
+n = int(sys.argv[1])
+env0 = gym.make('antrap/AndroidSim-v0'); env0.reset(seed=0); env0.step({'action_type': 'open_app', 'app_name': 'Settings'})
+base = rss()
+envs = []
+for i in range(n):
+    e = gym.make('antrap/AndroidSim-v0'); e.reset(seed=i); e.step({'action_type': 'open_app', 'app_name': 'Settings'})
+    envs.append(e)
+print(json.dumps({'base_mb': base, 'per_env_mb': (rss() - base) / n}))
+"""
+
+
+def bench_memory(n: int = 8) -> dict[str, Any]:
+    """Extra resident memory per environment (screenshot mode), in a fresh process."""
+    out = subprocess.run([sys.executable, "-c", _RSS_PROBE, str(n)], capture_output=True, text=True,
+                         check=True)
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"rss_mb_per_env": res["per_env_mb"], "rss_mb_first_env_process": res["base_mb"]}
+
+
+def bench_vector(streams, workers=(1, 2), steps: int = 300, obs_mode: str = "text") -> dict[str, Any]:
+    """Async vector env throughput with 1 and 2 worker processes (oracle actions)."""
+    env_id = "antrap/AndroidSim-Text-v0" if obs_mode == "text" else "antrap/AndroidSim-v0"
+    flat = [a for _, _, acts in streams for a in acts]
+    res = {}
+    for n in workers:
+        venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="async")
+        venv.reset(seed=list(range(n)))
+        k = 0
+        t = time.perf_counter()
+        for i in range(steps):
+            batch = [flat[(k + j) % len(flat)] for j in range(n)]
+            k += n
+            venv.step(batch)
+        dt = time.perf_counter() - t
+        venv.close()
+        res[f"vector_{obs_mode}_steps_per_s_{n}_workers"] = steps * n / dt
+        del i
+    return res
+
+
+def run_all(quick: bool = False) -> dict[str, Any]:
+    from tasks import get_suite
+
+    templates = list(get_suite("antrap").templates)
+    streams = record_streams(templates, 1 if quick else 3)
+    out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+    out.update(bench_steps(streams, repeats=1 if quick else 3))
+    out.update(bench_snapshot())
+    out.update(bench_memory(4 if quick else 8))
+    for mode in ("text", "screenshot"):
+        out.update(bench_vector(streams, steps=100 if quick else 300, obs_mode=mode))
+    out["targets"] = TARGETS
+    return out
