@@ -123,13 +123,15 @@ def rss():
     for line in open('/proc/self/status'):
         if line.startswith('VmRSS:'):
             return int(line.split()[1]) / 1024
+def one(seed):
+    e = gym.make('antrap/AndroidSim-v0')
+    e.reset(seed=seed)
+    e.step({'action_type': 'open_app', 'app_name': 'Settings'})
+    return e
 n = int(sys.argv[1])
-env0 = gym.make('antrap/AndroidSim-v0'); env0.reset(seed=0); env0.step({'action_type': 'open_app', 'app_name': 'Settings'})
+env0 = one(0)
 base = rss()
-envs = []
-for i in range(n):
-    e = gym.make('antrap/AndroidSim-v0'); e.reset(seed=i); e.step({'action_type': 'open_app', 'app_name': 'Settings'})
-    envs.append(e)
+envs = [one(i) for i in range(n)]
 print(json.dumps({'base_mb': base, 'per_env_mb': (rss() - base) / n}))
 """
 
@@ -152,14 +154,13 @@ def bench_vector(streams, workers=(1, 2), steps: int = 300, obs_mode: str = "tex
         venv.reset(seed=list(range(n)))
         k = 0
         t = time.perf_counter()
-        for i in range(steps):
+        for _ in range(steps):
             batch = [flat[(k + j) % len(flat)] for j in range(n)]
             k += n
             venv.step(batch)
         dt = time.perf_counter() - t
         venv.close()
         res[f"vector_{obs_mode}_steps_per_s_{n}_workers"] = steps * n / dt
-        del i
     return res
 
 
