@@ -192,22 +192,40 @@ def paste(canvas: np.ndarray, mask_key: tuple, x: int, y: int, fg: Color, bg: Co
     pre-blended patch is copied; otherwise the mask is alpha-blended."""
     if bg is None:
         m = _mask_of(mask_key)
-        blit_mask(canvas, m, x, y, fg, clip)
-        return m.shape[1], m.shape[0]
+        h, w = m.shape
+        if _clip((x, y, x + w, y + h), clip, canvas) == (x, y, x + w, y + h):
+            _blend_sparse(canvas, mask_key, x, y, fg)
+        else:
+            blit_mask(canvas, m, x, y, fg, clip)
+        return w, h
     patch = _patch(mask_key, fg, bg)
     h, w = patch.shape[:2]
     cx0, cy0, cx1, cy1 = _clip((x, y, x + w, y + h), clip, canvas)
-    if cx1 > cx0 and cy1 > cy0:
-        if bg == fg:
-            return w, h
-        m = _mask_of(mask_key)
-        sub = m[cy0 - y : cy1 - y, cx0 - x : cx1 - x]
-        if mask_key[0] == "text":
-            canvas[cy0:cy1, cx0:cx1] = patch[cy0 - y : cy1 - y, cx0 - x : cx1 - x]
-        else:  # shapes: keep what lies outside the shape (corners) untouched
-            region = canvas[cy0:cy1, cx0:cx1]
-            np.copyto(region, patch[cy0 - y : cy1 - y, cx0 - x : cx1 - x], where=(sub > 0)[..., None])
+    if cx1 > cx0 and cy1 > cy0 and bg != fg:
+        # the patch's own background is `bg`, which is what lies under it: a plain copy
+        canvas[cy0:cy1, cx0:cx1] = patch[cy0 - y : cy1 - y, cx0 - x : cx1 - x]
     return w, h
+
+
+@lru_cache(maxsize=4096)
+def _sparse(mask_key: tuple) -> tuple[tuple, tuple, np.ndarray]:
+    """A mask split into opaque pixels and edge pixels (with their alpha)."""
+    m = _mask_of(mask_key)
+    full = np.nonzero(m == 255)
+    part = np.nonzero((m > 0) & (m < 255))
+    alpha = m[part].astype(np.uint16)[:, None]
+    return full, part, alpha
+
+
+def _blend_sparse(canvas: np.ndarray, mask_key: tuple, x: int, y: int, color: Color) -> None:
+    """Blend over an unknown background touching only the shape's pixels."""
+    (fy, fx), (py, px), alpha = _sparse(mask_key)
+    c = np.array(color, np.uint16)
+    canvas[fy + y, fx + x] = color
+    if len(py):
+        yy, xx = py + y, px + x
+        under = canvas[yy, xx].astype(np.uint16)
+        canvas[yy, xx] = ((under * (255 - alpha) + c * alpha) // 255).astype(np.uint8)
 
 
 def blit_mask(canvas: np.ndarray, mask: np.ndarray, x: int, y: int, color: Color,

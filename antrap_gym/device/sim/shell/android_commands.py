@@ -473,8 +473,20 @@ def encode_raw(frame) -> bytes:
 
 @command("screencap")
 def screencap(sh: Shell, args: list[str], stdin: bytes) -> Output:
-    png = "-p" in args
-    files = [a for a in args if not a.startswith("-")]
+    usage = "usage: screencap [-hp] [-d display-id] [FILENAME]\n"
+    png = False
+    files: list[str] = []
+    rest = list(args)
+    while rest:
+        a = rest.pop(0)
+        if a == "-p":
+            png = True
+        elif a == "-d" and rest:
+            rest.pop(0)
+        elif a.startswith("-"):
+            return b"", usage, 1
+        else:
+            files.append(a)
     frame = sh.phone.screenshot()
     if files:
         data = encode_png(frame) if (png or files[0].endswith(".png")) else encode_raw(frame)

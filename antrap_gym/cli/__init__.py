@@ -1,0 +1,1 @@
+"""The `antrap` command line."""

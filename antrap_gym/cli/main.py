@@ -1,0 +1,104 @@
+"""The `antrap` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _tasks(args: argparse.Namespace) -> int:
+    from tasks import TEMPLATES, get_suite
+
+    names = get_suite(args.suite).templates if args.suite else sorted(TEMPLATES)
+    rows = []
+    for tid in names:
+        cls = TEMPLATES[tid]
+        t = cls(cls.generate_params(__import__("numpy").random.default_rng(0)))
+        rows.append({"id": tid, "apps": list(cls.apps), "complexity": cls.complexity,
+                     "max_steps": t.max_steps, "answer_task": cls.answer_task,
+                     "needs_scroll": cls.needs_scroll, "example_goal": t.goal})
+    if args.json:
+        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(rows)} task templates" + (f" in {args.suite}" if args.suite else ""))
+    for col in ("id", "apps", "complexity", "max steps", "kind", "example goal"):
+        table.add_column(col)
+    for r in rows:
+        kind = ("answer" if r["answer_task"] else "action") + (", scroll" if r["needs_scroll"] else "")
+        table.add_row(r["id"], ", ".join(a.rsplit(".", 1)[-1] for a in r["apps"]),
+                      f"{r['complexity']:g}", str(r["max_steps"]), kind, r["example_goal"])
+    Console().print(table)
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from antrap_gym.bench import run_all
+
+    res = run_all(quick=args.quick)
+    if args.json:
+        print(json.dumps(res, indent=1))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="simulated phone performance (median of repeats)")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_column("target")
+    for key, value in res.items():
+        if isinstance(value, (int, float)):
+            table.add_row(key, f"{value:,.3f}", res["targets"].get(key, ""))
+    Console().print(table)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="antrap", description="AnTrap: Android GUI agents under "
+                                "runtime anomalies, on a simulated phone or a real device.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    t = sub.add_parser("tasks", help="list task templates")
+    t.add_argument("--json", action="store_true")
+    t.add_argument("--suite", default=None)
+    t.set_defaults(fn=_tasks)
+
+    r = sub.add_parser("run", help="watch an agent do tasks on the simulated phone")
+    r.add_argument("--agent", default="oracle", help="oracle | random | module:Class")
+    r.add_argument("--suite", default="antrap")
+    r.add_argument("--task", default=None, help="one template id instead of a suite")
+    r.add_argument("--variants", type=int, default=None, help="seeded variants per template")
+    r.add_argument("--seed", type=int, default=0, help="first variant seed")
+    r.add_argument("--out", default=None, help="write episodes.jsonl (and screenshots) here")
+    r.add_argument("--screenshots", action="store_true", help="save a PNG per step under --out")
+    r.set_defaults(fn=lambda a: __import__("antrap_gym.cli.run", fromlist=["main"]).main(a))
+
+    pl = sub.add_parser("play", help="drive the phone yourself from the terminal")
+    pl.add_argument("--task", default=None)
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--out", default="play_out", help="a PNG per step is saved here")
+    pl.set_defaults(fn=lambda a: __import__("antrap_gym.cli.play", fromlist=["main"]).main(a))
+
+    b = sub.add_parser("bench", help="measure the simulated phone's speed")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--quick", action="store_true", help="fewer repeats (seconds, not minutes)")
+    b.set_defaults(fn=_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except KeyError as e:
+        print(f"antrap: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

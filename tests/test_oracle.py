@@ -1,0 +1,50 @@
+"""The oracle solves every template of the default suite, 20 seeded variants each."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+
+from antrap_gym.agents import OracleAgent, RandomAgent
+from antrap_gym.rollout import run_episode
+from tasks import TEMPLATES, get_suite
+
+SEEDS = range(20)
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = gym.make("antrap/AndroidSim-Text-v0")
+    yield e
+    e.close()
+
+
+@pytest.mark.parametrize("task_id", get_suite("antrap").templates)
+def test_oracle_solves_every_variant(env, task_id):
+    agent = OracleAgent()
+    failures = []
+    for seed in SEEDS:
+        res = run_episode(env, agent, seed=seed, options={"task": task_id})
+        errors = [s.error for s in res.trajectory if s.error]
+        if res.success < 1.0 or errors:
+            failures.append((seed, res.params, res.steps, errors[:2],
+                             [s.action for s in res.trajectory][-4:]))
+    assert not failures, failures
+
+
+def test_suite_covers_the_required_kinds():
+    suite = get_suite("antrap")
+    classes = [TEMPLATES[t] for t in suite.templates]
+    assert sum(c.answer_task for c in classes) >= 4
+    assert sum(c.needs_scroll for c in classes) >= 2
+    assert set(get_suite("antrap-mini").templates) <= set(suite.templates)
+
+
+def test_random_agent_rarely_succeeds_and_never_crashes(env):
+    agent = RandomAgent()
+    wins = 0
+    for seed in range(15):
+        res = run_episode(env, agent, seed=seed)
+        assert res.error is None
+        wins += res.success >= 1
+    assert wins < 15

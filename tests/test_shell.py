@@ -1,0 +1,175 @@
+"""The simulated phone's shell speaks Android: formats, exit codes, quoting."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from antrap_gym.device import parse_ui_xml
+
+
+def test_settings_get_put_list_delete(dev):
+    assert dev.shell("settings get global wifi_on").stdout == "1\n"
+    assert dev.shell("settings put global wifi_on 0").exit_code == 0
+    assert dev.shell("settings get global wifi_on").stdout == "0\n"
+    assert dev.shell("settings get system no_such_key").stdout == "null\n"
+    assert "screen_brightness=102" in dev.shell("settings list system").stdout
+    assert dev.shell("settings delete system font_scale").stdout == "Deleted 1 rows\n"
+    bad = dev.shell("settings get nowhere x")
+    assert bad.exit_code != 0 and "Invalid namespace" in bad.stderr
+
+
+def test_content_provider_format_and_crud(dev):
+    uri = "content://com.android.contacts"
+    assert dev.shell(f"content query --uri {uri}/contacts").stdout == "No result found.\n"
+    assert dev.shell(f"content insert --uri {uri}/raw_contacts --bind account_type:n: "
+                     "--bind account_name:n:").exit_code == 0
+    rid = dev.shell(f"content query --uri {uri}/raw_contacts --projection _id").stdout
+    assert rid == "Row: 0 _id=1\n"
+    for mime, value in (("name", "Ada Lovelace"), ("phone_v2", "555-0100")):
+        r = dev.shell(f"content insert --uri {uri}/data --bind raw_contact_id:i:1 "
+                      f"--bind mimetype:s:vnd.android.cursor.item/{mime} --bind 'data1:s:{value}'")
+        assert r.exit_code == 0, r.stderr
+    out = dev.shell(f"content query --uri {uri}/contacts --projection _id:display_name:starred")
+    assert out.stdout == "Row: 0 _id=1, display_name=Ada Lovelace, starred=0\n"
+    phones = dev.shell(f"content query --uri {uri}/data/phones --projection display_name:data1")
+    assert phones.stdout == "Row: 0 display_name=Ada Lovelace, data1=555-0100\n"
+    assert dev.shell(f"content update --uri {uri}/contacts --bind starred:i:1 "
+                     "--where \"display_name='Ada Lovelace'\"").exit_code == 0
+    assert "starred=1" in dev.shell(f"content query --uri {uri}/contacts").stdout
+    assert dev.shell(f"content delete --uri {uri}/raw_contacts --where _id=1").exit_code == 0
+    assert dev.shell(f"content query --uri {uri}/data").stdout == "No result found.\n"
+    bad = dev.shell(f"content query --uri {uri}/contacts --where 'no_such_col=1'")
+    assert bad.exit_code != 0 and "no such column" in bad.stderr
+    assert dev.shell("content query --uri content://nope/x").exit_code != 0
+
+
+def test_settings_through_content(dev):
+    out = dev.shell("content query --uri content://settings/global --where \"name='wifi_on'\"")
+    assert out.stdout.startswith("Row: 0 _id=") and "name=wifi_on, value=1" in out.stdout
+
+
+def test_files_and_redirections(dev):
+    assert dev.shell("mkdir -p /sdcard/Documents/Notes/deep").exit_code == 0
+    assert dev.shell("echo 'hello world' > /sdcard/Documents/Notes/a.md").exit_code == 0
+    assert dev.shell("echo again >> /sdcard/Documents/Notes/a.md").exit_code == 0
+    assert dev.shell("cat /storage/emulated/0/Documents/Notes/a.md").stdout == "hello world\nagain\n"
+    assert dev.shell("ls /sdcard/Documents/Notes").stdout == "a.md\ndeep\n"
+    assert dev.shell("touch /sdcard/Documents/Notes/b.txt; ls /sdcard/Documents/Notes/*.txt").stdout \
+        == "/sdcard/Documents/Notes/b.txt\n"
+    r = dev.shell("cat /sdcard/missing")
+    assert r.exit_code == 1 and "No such file or directory" in r.stderr
+    assert dev.shell("rm /sdcard/Documents/Notes").exit_code == 1
+    assert dev.shell("rm -r /sdcard/Documents/Notes && ls /sdcard/Documents").stdout == ""
+    assert dev.shell("echo x > /system/foo").exit_code != 0
+    assert dev.shell("printf '%s|%d' abc 42").stdout == "abc|42"
+
+
+def test_status_logic_and_pipes(dev):
+    assert dev.shell("false; echo $?").stdout == "1\n"
+    assert dev.shell("false && echo no || echo yes").stdout == "yes\n"
+    assert dev.shell("dumpsys window | grep -c mCurrentFocus").stdout == "1\n"
+    assert dev.shell("echo \"$(echo inner)\" `echo tick`").stdout == "inner tick\n"
+    assert dev.shell("test -d /sdcard && echo dir").stdout == "dir\n"
+
+
+@pytest.mark.parametrize("cmd", [
+    "nosuchcommand", "input", "input tap x y", "input tap 1", "input keyevent NOPE",
+    "am start -n", "settings", "content query", "echo 'unterminated", "ls &&", "| ls",
+    "input swipe 1 2 3", "monkey -p nope 1", "screencap -q -q", "sleep -4", "date -s 2020",
+])
+def test_malformed_commands_fail_cleanly(dev, cmd):
+    res = dev.shell(cmd)
+    assert res.exit_code != 0
+    assert res.stderr
+
+
+def test_unquoted_substitution_runs_but_quoted_does_not(dev):
+    dev.shell("echo '$(touch /sdcard/pwned)'")
+    assert dev.shell("ls /sdcard/pwned").exit_code == 1
+    dev.shell("echo $(touch /sdcard/pwned)")
+    assert dev.shell("ls /sdcard/pwned").exit_code == 0
+    assert "touch /sdcard/pwned" in dev.phone.shell_log
+
+
+def test_input_text_refuses_non_ascii_and_ime_broadcast_types_it(dev):
+    dev.launch("com.android.settings")
+    from tests.conftest import find
+
+    x, y = find(dev, cls="EditText").center
+    dev.tap(x, y)
+    r = dev.shell("input text 'caf\u00e9'")
+    assert r.exit_code != 0 and "IllegalArgument" in r.stderr
+    assert dev.shell("ime set com.android.adbkeyboard/.AdbIME").exit_code == 0
+    import base64
+
+    msg = base64.b64encode("caf\u00e9 ☕".encode()).decode()
+    assert dev.shell(f"am broadcast -a ADB_INPUT_B64 --es msg {msg}").exit_code == 0
+    assert find(dev, cls="EditText").text == "caf\u00e9 ☕"
+
+
+def test_input_text_percent_s_is_space(dev):
+    dev.launch("com.android.settings")
+    from tests.conftest import find
+
+    x, y = find(dev, cls="EditText").center
+    dev.shell(f"input tap {x} {y}")
+    dev.shell("input text hello%sworld")
+    assert find(dev, cls="EditText").text == "hello world"
+
+
+def test_app_management_and_dumpsys(dev):
+    assert "package:com.android.settings" in dev.shell("pm list packages").stdout
+    out = dev.shell("am start -n 'com.android.settings/.Settings$DisplaySettingsActivity'")
+    assert out.exit_code == 0 and out.stdout.startswith("Starting: Intent")
+    focus = dev.shell("dumpsys window | grep mCurrentFocus").stdout
+    assert "com.android.settings/com.android.settings.Settings$DisplaySettingsActivity" in focus
+    assert dev.foreground() == ("com.android.settings",
+                                "com.android.settings.Settings$DisplaySettingsActivity")
+    dev.shell("am force-stop com.android.settings")
+    assert dev.foreground()[0] == "com.google.android.apps.nexuslauncher"
+    assert dev.shell("monkey -p com.android.settings -c android.intent.category.LAUNCHER 1").ok
+    assert dev.foreground() == ("com.android.settings", "com.android.settings.Settings")
+    assert dev.shell("am start -n com.android.settings/.NoSuch").exit_code != 0
+
+
+def test_device_info_commands(dev):
+    assert dev.shell("wm size").stdout == "Physical size: 1080x2400\n"
+    assert dev.shell("getprop ro.product.model").stdout == "Pixel 6\n"
+    assert dev.shell("date").stdout == "Sun Oct 15 15:34:00 UTC 2023\n"
+    dev.shell("sleep 90")
+    assert dev.shell("date +%H:%M").stdout == "15:35\n"
+
+
+def test_uiautomator_dump_roundtrip(dev):
+    dev.launch("com.android.settings")
+    out = dev.shell("uiautomator dump")
+    assert out.stdout == "UI hierchary dumped to: /sdcard/window_dump.xml\n"
+    xml = dev.shell("cat /sdcard/window_dump.xml").stdout
+    assert xml.startswith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy")
+    nodes = parse_ui_xml(xml)
+    texts = {n.text for n in nodes}
+    assert "Network & internet" in texts and "Display" in texts
+    labelled = {e.text for e in dev.ui_elements() if e.text}
+    assert labelled <= texts
+
+
+def test_screencap_png_and_raw(dev):
+    png = dev.shell("screencap -p")
+    assert png.data is not None and png.data[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(png.data))
+    assert img.size == (1080, 2400)
+    raw = dev.shell("screencap").stdout_bytes
+    import struct
+
+    w, h, fmt, _ = struct.unpack("<IIII", raw[:16])
+    assert (w, h, fmt) == (1080, 2400, 1) and len(raw) == 16 + w * h * 4
+
+
+def test_shell_never_raises_on_garbage(dev):
+    for cmd in ["\x00", "$((", "`", "'\"", ">" * 50, "a" * 100_000, ";;;", "$(" * 40,
+                "echo $(echo $(echo $(echo $(echo $(echo $(echo $(echo $(echo $(echo deep)))))))))"]:
+        res = dev.shell(cmd)
+        assert isinstance(res.exit_code, int)
