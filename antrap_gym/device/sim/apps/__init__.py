@@ -6,16 +6,11 @@ from antrap_gym.device.sim.apps.base import Activity, App
 
 
 def default_apps() -> list[type[App]]:
+    from antrap_gym.device.sim.apps.contacts import Contacts
     from antrap_gym.device.sim.apps.launcher import Launcher
     from antrap_gym.device.sim.apps.settings import Settings
 
-    apps: list[type[App]] = [Launcher, Settings]
-    try:
-        from antrap_gym.device.sim.apps.contacts import Contacts
-
-        apps.append(Contacts)
-    except ImportError:
-        pass
+    apps: list[type[App]] = [Launcher, Settings, Contacts]
     try:
         from antrap_gym.device.sim.apps.markor import Markor
 

@@ -74,6 +74,8 @@ class Contact:
 
 class ContactsProvider(ContentProvider):
     authority = "com.android.contacts"
+    #: where `sqlite3` finds it (the schema is this provider's, not AOSP's contacts2.db)
+    db_path = "/data/data/com.android.providers.contacts/databases/contacts2.db"
     schema = _SCHEMA
     paths = {
         "raw_contacts": ("raw_contacts", "raw_contacts"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from antrap_gym.device.sim.toolkit import text as txt
@@ -27,6 +28,17 @@ SP_TITLE = 22
 SP_BODY = 16
 SP_SMALL = 14
 SP_CAPTION = 12
+
+
+@dataclass
+class BarAction:
+    """An icon action in the app bar; `checked` makes it a toggle (e.g. a star)."""
+
+    icon: str
+    desc: str
+    on_click: Callback
+    checked: bool | None = None
+    rid: str | None = None
 
 
 class UI:
@@ -172,10 +184,12 @@ class UI:
         title: str,
         *,
         back: bool | Callback = False,
-        actions: list[tuple[str, str, Callback]] | None = None,
+        actions: list[tuple[str, str, Callback] | BarAction] | None = None,
         menu: list[Choice] | None = None,
+        button: tuple[str, Callback] | None = None,
         rid: str | None = None,
     ) -> View:
+        """The app bar: Up, title, icon actions, a text button (e.g. Save), overflow menu."""
         h = self.dp(64)
         r = self._take(h)
         bar = self.mk("toolbar", r, rid=rid)
@@ -206,10 +220,19 @@ class UI:
                 icon="more_vert",
                 on_click=lambda: phone.open_popup(act, Menu(list(menu), (mx, r[3]))),
             )
-        for icon_name, desc, cb in reversed(actions or []):
+        if button is not None:
+            label, cb = button
+            w = txt.text_width(label, self.sp(SP_SMALL)) + self.dp(48)
+            self.mk("button", (right - w, r[1] + self.dp(12), right, r[3] - self.dp(12)), bar,
+                    text=label, style="filled", on_click=cb)
+            right -= w + self.dp(8)
+        for a in reversed(actions or []):
+            a = a if isinstance(a, BarAction) else BarAction(*a)
             right -= icon
-            self.mk("icon_button", (right, cy0, right + icon, cy0 + icon), bar, desc=desc,
-                    icon=icon_name, on_click=cb)
+            v = self.mk("icon_button", (right, cy0, right + icon, cy0 + icon), bar, desc=a.desc,
+                        icon=a.icon, on_click=a.on_click, rid=a.rid)
+            if a.checked is not None:
+                v.checkable, v.checked = True, a.checked
         size = self.sp(SP_TITLE)
         self.mk(
             "text",

@@ -1,0 +1,376 @@
+"""Contacts (`com.google.android.contacts`), laid out like Google Contacts on Android 13.
+
+Every screen reads the contacts provider (`phone.contacts`) when it is built
+and writes it on Save/Delete/star, so `content query --uri
+content://com.android.contacts/...` sees exactly what the app shows. Activity
+state holds only plain values: a contact id, the editor's field text, the
+selected filter chip.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from antrap_gym.device.sim.apps.base import Activity, App
+from antrap_gym.device.sim.storage.contacts import PHONE_TYPES, Contact
+from antrap_gym.device.sim.toolkit import text as txt
+from antrap_gym.device.sim.toolkit.builder import SP_TITLE, BarAction
+from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.toolkit.builder import UI
+
+PKG = "com.google.android.contacts"
+RID = PKG + ":id/"
+NO_APP = "No app can perform this action"
+DELETE_TITLE = "Delete this contact?"
+DELETE_MESSAGE = "This contact will be permanently deleted from your device."
+DISCARD_TITLE = "Discard changes?"
+
+#: the filter chips under the search bar: (label, kind, argument)
+FILTERS: tuple[tuple[str, str, str], ...] = (
+    ("All", "all", ""),
+    ("Favourites", "starred", ""),
+    ("Has phone", "phone", ""),
+    ("Has email", "email", ""),
+    ("A-E", "letters", "ABCDE"),
+    ("F-J", "letters", "FGHIJ"),
+    ("K-O", "letters", "KLMNO"),
+    ("P-T", "letters", "PQRST"),
+    ("U-Z", "letters", "UVWXYZ"),
+)
+#: the editor's fields in focus order (IME Enter moves to the next one)
+EDITOR_FIELDS: tuple[tuple[str, str], ...] = (
+    ("first_name", "First name"),
+    ("last_name", "Last name"),
+    ("phone", "Phone"),
+    ("email", "Email"),
+)
+
+
+PHONE_QUERY = re.compile(r"[\d\s+\-().]+")
+
+
+def digits(s: str) -> str:
+    return re.sub(r"\D", "", s)
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """'Ada King Lovelace' -> ('Ada', 'King Lovelace'): the editor's first/last fields."""
+    first, _, last = name.strip().partition(" ")
+    return first, last.strip()
+
+
+def matches_filter(c: Contact, kind: str, arg: str) -> bool:
+    if kind == "starred":
+        return c.starred
+    if kind == "phone":
+        return bool(c.phone)
+    if kind == "email":
+        return bool(c.email)
+    if kind == "letters":
+        return c.name[:1].upper() in arg
+    return True
+
+
+def matches_query(c: Contact, query: str) -> bool:
+    """Search by name (any word prefix or substring), email, or phone digits."""
+    q = query.strip().casefold()
+    if not q:
+        return True
+    if q in c.name.casefold() or (c.email and q in c.email.casefold()):
+        return True
+    qd = digits(q)
+    return bool(PHONE_QUERY.fullmatch(q)) and len(qd) >= 3 and qd in digits(c.phone)
+
+
+def section_letter(name: str) -> str:
+    ch = name[:1].upper()
+    return ch if ch.isalpha() else "#"
+
+
+class ContactsActivity(Activity):
+    """Shared actions: the long-press menu, favourites and the delete confirmation."""
+
+    package = PKG
+
+    def noop(self, phone: Phone) -> None:
+        pass
+
+    def star(self, phone: Phone, contact_id: int, on: bool) -> None:
+        phone.contacts.set_starred(contact_id, on)
+        c = phone.contacts.get(contact_id)
+        if c is not None:
+            phone.toast(f"{c.name} {'added to' if on else 'removed from'} favourites")
+
+    def ask_delete(self, phone: Phone, contact_id: int) -> None:
+        phone.open_popup(self, Dialog(DELETE_TITLE, DELETE_MESSAGE, buttons=[
+            Choice("Cancel", "noop"), Choice("Delete", "do_delete", (contact_id,), destructive=True)]))
+
+    def do_delete(self, phone: Phone, contact_id: int) -> None:
+        c = phone.contacts.get(contact_id)
+        phone.contacts.remove(contact_id)
+        if c is not None:
+            phone.toast(f"{c.name or 'Contact'} deleted")
+
+    def edit(self, phone: Phone, contact_id: int) -> None:
+        phone.start_activity(ContactEditorActivity.editing(phone, contact_id))
+
+    def no_app(self, phone: Phone) -> None:
+        phone.toast(NO_APP)
+
+
+# --- the list -----------------------------------------------------------------------------
+
+
+class PeopleActivity(ContactsActivity):
+    """The contact list: search bar, filter chips, A-Z list, Create contact FAB."""
+
+    name = "com.google.android.apps.contacts.activities.PeopleActivity"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chip = 0
+
+    def title(self, phone: Phone) -> str:
+        return "Contacts"
+
+    def visible(self, phone: Phone) -> list[Contact]:
+        _, kind, arg = FILTERS[self.chip]
+        query = self.fields.get("search", "")
+        return [c for c in phone.contacts.all()
+                if matches_filter(c, kind, arg) and matches_query(c, query)]
+
+    def build(self, ui: UI, phone: Phone) -> None:
+        ui.spacer(8)
+        ui.search("search", "Search contacts", rid=RID + "open_search_bar_text_view")
+        ui.chips("chips", [f[0] for f in FILTERS], self.chip, lambda i: self.select_chip(i),
+                 rid=RID + "filter_chips")
+        contacts = self.visible(phone)
+        if not contacts:
+            query = self.fields.get("search", "").strip()
+            if query:
+                msg = f'No results for "{query}"'
+            elif not phone.contacts.all():
+                msg = "No contacts yet\n\nContacts you add will appear here"
+            elif FILTERS[self.chip][1] == "starred":
+                msg = "No favourites yet\n\nTap the star on a contact to add it here"
+            else:
+                msg = "No contacts match this filter"
+            ui.empty(msg)
+        else:
+            mid_x = (ui.rect[0] + ui.rect[2]) // 2
+            with ui.scroll("list", rid=RID + "contact_list"):
+                letter = None
+                for c in contacts:
+                    head = section_letter(c.name)
+                    if head != letter:
+                        letter = head
+                        ui.text(head, style="header")
+                    row = ui.row(c.name or c.phone or c.email or "(No name)", avatar=c.name or "?",
+                                 on_click=lambda i=c.id: phone.start_activity(QuickContactActivity(i)),
+                                 on_long_click=lambda: None, rid=RID + "contact_row")
+                    # the menu opens under the pressed row, so its anchor is known only now
+                    row.on_long_click = (lambda cc=c, y=row.rect[3]:
+                                         self.context_menu(phone, cc, (mid_x, y)))
+                ui.spacer(88)  # room under the FAB
+        ui.fab("add", "Create contact", lambda: phone.start_activity(ContactEditorActivity()),
+               rid=RID + "floating_action_button")
+
+    def select_chip(self, i: int) -> None:
+        self.chip = i
+        self.scroll["list"] = 0
+
+    def context_menu(self, phone: Phone, c: Contact, anchor: tuple[int, int]) -> None:
+        fav = (Choice("Remove from favourites", "star", (c.id, False)) if c.starred
+               else Choice("Add to favourites", "star", (c.id, True)))
+        phone.open_popup(self, Menu([fav, Choice("Edit", "edit", (c.id,)),
+                                     Choice("Delete", "ask_delete", (c.id,))],
+                                    anchor, title=c.name))
+
+    def on_text_changed(self, phone: Phone, field: str) -> None:
+        if field == "search":
+            self.scroll["list"] = 0
+
+    def on_submit(self, phone: Phone, field: str) -> None:
+        self.focus = None  # the search action hides the keyboard
+
+    def on_back(self, phone: Phone) -> bool:
+        if self.fields.get("search"):
+            self.set_field("search", "")
+            self.focus = None
+            self.scroll["list"] = 0
+            return True
+        return False
+
+
+# --- one contact --------------------------------------------------------------------------
+
+
+class QuickContactActivity(ContactsActivity):
+    """A contact's details: avatar and name, contact info, star, edit and overflow menu."""
+
+    name = "com.google.android.apps.contacts.quickcontact.QuickContactActivity"
+
+    def __init__(self, contact_id: int = 0) -> None:
+        super().__init__()
+        self.contact_id = contact_id
+
+    def title(self, phone: Phone) -> str:
+        c = phone.contacts.get(self.contact_id)
+        return c.name if c else "Contact"
+
+    def build(self, ui: UI, phone: Phone) -> None:
+        c = phone.contacts.get(self.contact_id)
+        if c is None:
+            ui.toolbar("", back=True, rid=RID + "toolbar")
+            ui.empty("This contact no longer exists")
+            return
+        desc = "Remove from favourites" if c.starred else "Add to favourites"
+        ui.toolbar("", back=True, rid=RID + "toolbar", actions=[
+            BarAction("star" if c.starred else "star_border", desc,
+                      lambda: self.star(phone, c.id, not c.starred), checked=c.starred,
+                      rid=RID + "menu_star"),
+            ("edit", "Edit contact", lambda: self.edit(phone, c.id)),
+        ], menu=[Choice("Delete", "ask_delete", (c.id,)), Choice("Share", "no_app"),
+                 Choice("Help & feedback", "no_app")])
+        with ui.scroll("details", rid=RID + "quick_contact_scroll"):
+            size = ui.dp(112)
+            top = ui.y + ui.dp(8)
+            cx = (ui.rect[0] + ui.rect[2]) // 2
+            ui.mk("image", (cx - size // 2, top, cx + size // 2, top + size), icon="avatar",
+                  style=c.name or "?")
+            ui.set_y(top + size + ui.dp(12))
+            shown = c.name or "(No name)"
+            size, width = ui.sp(SP_TITLE), ui.rect[2] - ui.rect[0] - ui.dp(32)
+            h = len(txt.wrap(shown, size, width)) * txt.line_height(size) + ui.dp(8)
+            r = (ui.rect[0] + ui.dp(16), ui.y, ui.rect[2] - ui.dp(16), ui.y + h)
+            ui.mk("text", r, text=shown, style="dialog_title_center", rid=RID + "large_title")
+            ui.set_y(r[3] + ui.dp(8))
+            ui.button_bar([("Call", lambda: self.no_app(phone), "tonal"),
+                           ("Text", lambda: self.no_app(phone), "tonal"),
+                           ("Video", lambda: self.no_app(phone), "tonal")])
+            ui.divider()
+            ui.header("Contact info")
+            if not c.phone and not c.email:
+                ui.text("No phone number or email", style="summary")
+            if c.phone:
+                ui.row(c.phone, PHONE_TYPES.get(c.phone_type, "Mobile"), icon="phone",
+                       on_click=lambda: self.no_app(phone), rid=RID + "phone_number")
+            if c.email:
+                ui.row(c.email, "Home", icon="email", on_click=lambda: self.no_app(phone),
+                       rid=RID + "email")
+            if c.starred:
+                ui.text("In favourites", style="caption")
+
+    def do_delete(self, phone: Phone, contact_id: int) -> None:
+        super().do_delete(phone, contact_id)
+        phone.finish_activity(self)
+
+
+# --- create / edit ---------------------------------------------------------------------------
+
+
+class ContactEditorActivity(ContactsActivity):
+    """Create or edit a contact: first/last name, phone, email; Save in the top bar."""
+
+    name = "com.google.android.apps.contacts.editor.ContactEditorActivity"
+
+    def __init__(self, contact_id: int | None = None) -> None:
+        super().__init__()
+        self.contact_id = contact_id
+
+    @classmethod
+    def editing(cls, phone: Phone, contact_id: int) -> ContactEditorActivity:
+        """An editor filled with the contact's current values."""
+        act = cls(contact_id)
+        for key, value in cls.stored_values(phone, contact_id).items():
+            act.set_field(key, value)
+        return act
+
+    @staticmethod
+    def stored_values(phone: Phone, contact_id: int | None) -> dict[str, str]:
+        c = phone.contacts.get(contact_id) if contact_id is not None else None
+        if c is None:
+            return {k: "" for k, _ in EDITOR_FIELDS}
+        first, last = split_name(c.name)
+        return {"first_name": first, "last_name": last, "phone": c.phone, "email": c.email}
+
+    def title(self, phone: Phone) -> str:
+        return "Create contact" if self.contact_id is None else "Edit contact"
+
+    def build(self, ui: UI, phone: Phone) -> None:
+        ui.toolbar(self.title(phone), back=lambda: self.close(phone), rid=RID + "toolbar",
+                   button=("Save", lambda: self.save(phone)))
+        with ui.scroll("form", rid=RID + "editors"):
+            if self.contact_id is None:
+                ui.text("Saving to Device", style="caption", pad=20)
+            for key, hint in EDITOR_FIELDS:
+                ui.edit(key, hint, rid=RID + key)
+
+    # --- state --------------------------------------------------------------------------
+    def values(self) -> dict[str, str]:
+        return {k: self.fields.get(k, "").strip() for k, _ in EDITOR_FIELDS}
+
+    def dirty(self, phone: Phone) -> bool:
+        return self.values() != self.stored_values(phone, self.contact_id)
+
+    # --- actions --------------------------------------------------------------------------
+    def save(self, phone: Phone) -> None:
+        v = self.values()
+        name = " ".join(p for p in (v["first_name"], v["last_name"]) if p)
+        if not (name or v["phone"] or v["email"]):
+            phone.toast("Can't save an empty contact")
+            return
+        display = name or v["phone"] or v["email"]
+        self.focus = None
+        if self.contact_id is None:
+            new_id = phone.contacts.add(display, v["phone"], v["email"])
+            phone.finish_activity(self)
+            phone.start_activity(QuickContactActivity(new_id))
+        else:
+            if phone.contacts.get(self.contact_id) is not None:
+                phone.contacts.save(self.contact_id, display, v["phone"], v["email"])
+            phone.finish_activity(self)
+        phone.toast("Contact saved")
+
+    def close(self, phone: Phone) -> None:
+        """Up / BACK: leave, asking first when there are unsaved changes."""
+        if self.dirty(phone):
+            self.focus = None
+            phone.open_popup(self, Dialog(DISCARD_TITLE, "Your changes haven't been saved.",
+                                          buttons=[Choice("Cancel", "noop"),
+                                                   Choice("Discard", "discard")]))
+        else:
+            phone.finish_activity(self)
+
+    def discard(self, phone: Phone) -> None:
+        phone.finish_activity(self)
+
+    def on_back(self, phone: Phone) -> bool:
+        if self.dirty(phone):
+            self.close(phone)
+            return True
+        return False
+
+    def on_submit(self, phone: Phone, field: str) -> None:
+        """IME Enter: move to the next field; after the last one, hide the keyboard."""
+        keys = [k for k, _ in EDITOR_FIELDS]
+        if field in keys and keys.index(field) + 1 < len(keys):
+            nxt = keys[keys.index(field) + 1]
+            self.focus = nxt
+            self.selection_all = False
+            self.cursors[nxt] = len(self.fields.get(nxt, ""))
+        else:
+            self.focus = None
+
+
+class Contacts(App):
+    package = PKG
+    label = "Contacts"
+    version = "4.22.37.586680692"
+    icon_color = (26, 115, 232)
+    main = PeopleActivity
+    activities = (QuickContactActivity, ContactEditorActivity)
