@@ -20,10 +20,8 @@ from tasks.steps import Answer, LongPress, OpenApp, Step, Tap, Target, TypeText
 PKG = "com.google.android.contacts"
 URI = "content://com.android.contacts"
 PEOPLE = ".activities.PeopleActivity"
-#: where a long-press menu's items are tapped. None (anywhere) because the sim's element list
-#: does not expose the menu's ListView yet, so the oracle cannot see "|menu"; once it does,
-#: PEOPLE + "|menu" lets the oracle re-open a menu that a disruption closed.
-MENU: str | None = None
+#: a long-press menu open over the list (the oracle re-opens it after a disruption)
+MENU = PEOPLE + "|menu"
 DETAILS = ".quickcontact.QuickContactActivity"
 EDITOR = ".editor.ContactEditorActivity"
 DELETE_DIALOG = PEOPLE + "|Delete this contact?"

@@ -10,7 +10,7 @@ MINI = (
     "ContactsAddContact",
     "ContactsPhoneQuestion",
     "MarkorCreateNote",
-    "MarkorNoteQuestion",
+    "MarkorNoteContentQuestion",
 )
 
 

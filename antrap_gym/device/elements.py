@@ -102,7 +102,7 @@ def element_line(index: int, el: UIElement) -> str:
         parts.append(_q(el.text))
     if el.content_description:
         parts.append("desc=" + _q(el.content_description))
-    if el.hint_text and not el.text:
+    if el.hint_text:
         parts.append("hint=" + _q(el.hint_text))
     if el.resource_name:
         parts.append("id=" + el.resource_name.rsplit("/", 1)[-1])

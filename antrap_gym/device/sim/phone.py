@@ -533,12 +533,21 @@ class Phone:
         if tick:
             self.advance()
         wm = self.wm
+        if not wm.recents_open:
+            self._pause_top()
         wm.recents_open = not wm.recents_open
         wm.ime_shown = False
         self.changed()
         return True
 
+    def _pause_top(self) -> None:
+        """Tell the activity in front that it is leaving the foreground."""
+        act = self.wm.top_activity()
+        if act is not None and self.wm.top != LAUNCHER:
+            act.on_pause(self)
+
     def go_home(self) -> None:
+        self._pause_top()
         wm = self.wm
         wm.recents_open = False
         wm.ime_shown = False
@@ -562,6 +571,8 @@ class Phone:
         cls = app.main if activity is None else app.activity_named(activity)
         if cls is None:
             return f"Activity class {{{package}/{activity}}} does not exist."
+        if wm.top != package:
+            self._pause_top()
         stack = wm.tasks.get(package)
         if stack and (cls is app.main or any(type(a) is cls for a in stack)):
             # bring the existing task forward, as a launcher tap does
@@ -582,6 +593,8 @@ class Phone:
         wm.recents_open = False
         wm.ime_shown = False
         if wm.tasks.get(package):
+            if wm.top != package:
+                self._pause_top()
             wm.bring_to_front(package)
         else:
             self.launch(package)

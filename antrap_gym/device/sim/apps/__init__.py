@@ -8,16 +8,10 @@ from antrap_gym.device.sim.apps.base import Activity, App
 def default_apps() -> list[type[App]]:
     from antrap_gym.device.sim.apps.contacts import Contacts
     from antrap_gym.device.sim.apps.launcher import Launcher
+    from antrap_gym.device.sim.apps.markor import Markor
     from antrap_gym.device.sim.apps.settings import Settings
 
-    apps: list[type[App]] = [Launcher, Settings, Contacts]
-    try:
-        from antrap_gym.device.sim.apps.markor import Markor
-
-        apps.append(Markor)
-    except ImportError:
-        pass
-    return apps
+    return [Launcher, Settings, Contacts, Markor]
 
 
 __all__ = ["Activity", "App", "default_apps"]

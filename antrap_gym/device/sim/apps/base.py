@@ -57,6 +57,9 @@ class Activity:
     def on_finish(self, phone: Phone) -> None:
         """The activity leaves the back stack (save drafts, etc.)."""
 
+    def on_pause(self, phone: Phone) -> None:
+        """The activity stops being in front (HOME, another app, recents): save drafts."""
+
     # --- helpers for subclasses ------------------------------------------
     def set_field(self, field: str, value: str) -> None:
         self.fields[field] = value

@@ -127,6 +127,33 @@ def icon_mask(name: str, s: int) -> np.ndarray:
         d.line([(s * 0.22, s * 0.52), (s * 0.42, s * 0.72), (s * 0.78, s * 0.3)], fill=255, width=w)
     elif name == "chevron":
         d.line([(s * 0.4, s * 0.25), (s * 0.65, c), (s * 0.4, s * 0.75)], fill=255, width=w)
+    elif name == "save":  # a floppy disk
+        d.rectangle([s * 0.2, s * 0.2, s * 0.8, s * 0.8], outline=255, width=w)
+        d.rectangle([s * 0.32, s * 0.2, s * 0.62, s * 0.38], fill=255)
+        d.rectangle([s * 0.32, s * 0.55, s * 0.68, s * 0.8], outline=255, width=max(1, w // 2))
+    elif name == "phone":
+        d.arc([s * 0.15, s * 0.15, s * 0.85, s * 0.85], 100, 170, fill=255, width=w * 2)
+        d.ellipse([s * 0.12, s * 0.5, s * 0.32, s * 0.7], fill=255)
+        d.ellipse([s * 0.5, s * 0.12, s * 0.7, s * 0.32], fill=255)
+    elif name == "email":
+        d.rectangle([s * 0.15, s * 0.28, s * 0.85, s * 0.72], outline=255, width=w)
+        d.line([(s * 0.15, s * 0.28), (c, s * 0.52), (s * 0.85, s * 0.28)], fill=255, width=w)
+    elif name == "person":
+        d.ellipse([s * 0.35, s * 0.15, s * 0.65, s * 0.45], fill=255)
+        d.pieslice([s * 0.2, s * 0.52, s * 0.8, s * 1.1], 180, 360, fill=255)
+    elif name == "backspace":
+        d.polygon([(s * 0.1, c), (s * 0.32, s * 0.25), (s * 0.88, s * 0.25), (s * 0.88, s * 0.75),
+                   (s * 0.32, s * 0.75)], outline=255, width=w)
+        d.line([(s * 0.48, s * 0.38), (s * 0.72, s * 0.62)], fill=255, width=w)
+        d.line([(s * 0.72, s * 0.38), (s * 0.48, s * 0.62)], fill=255, width=w)
+    elif name == "enter":
+        d.line([(s * 0.8, s * 0.25), (s * 0.8, s * 0.6), (s * 0.22, s * 0.6)], fill=255, width=w)
+        d.line([(s * 0.22, s * 0.6), (s * 0.4, s * 0.42)], fill=255, width=w)
+        d.line([(s * 0.22, s * 0.6), (s * 0.4, s * 0.78)], fill=255, width=w)
+    elif name == "share":
+        for px, py in ((0.72, 0.25), (0.28, 0.5), (0.72, 0.75)):
+            d.ellipse([s * px - w * 1.5, s * py - w * 1.5, s * px + w * 1.5, s * py + w * 1.5], fill=255)
+        d.line([(s * 0.72, s * 0.25), (s * 0.28, s * 0.5), (s * 0.72, s * 0.75)], fill=255, width=w)
     else:  # a generic dot for unknown icons (settings categories etc.)
         d.ellipse([s * 0.2, s * 0.2, s * 0.8, s * 0.8], outline=255, width=w)
     m = np.asarray(img)

@@ -62,6 +62,7 @@ DARK = Theme(
 AD_BG: Color = (22, 33, 62)
 AD_FG: Color = (255, 255, 255)
 RECENTS_BG: Color = (48, 48, 52)
+KEY_ICONS = {"⌫": "backspace", "⏎": "enter"}
 TOAST_BG: Color = (50, 50, 54)
 AVATAR_COLORS: tuple[Color, ...] = (
     (239, 108, 0), (0, 137, 123), (57, 73, 171), (216, 27, 96), (67, 160, 71), (94, 53, 177),
@@ -464,7 +465,10 @@ class Painter:
     def k_key(self, v: View, clip, bg):
         t = self.t
         cv.rounded(self.f, v.rect, self.dp(6), t.key_bg, clip, bg)
-        if v.text and v.text != " ":
+        key_icon = KEY_ICONS.get(v.text or "")
+        if key_icon:
+            cv.icon(self.f, key_icon, v.rect, t.on_surface, size=self.dp(24), clip=clip, bg=t.key_bg)
+        elif v.text and v.text != " ":
             self.line(v.text, v.rect, round(20 * self.d), t.on_surface, clip, t.key_bg,
                       align="center")
         return t.key_bg

@@ -1,19 +1,25 @@
 """Fonts and text metrics shared by layout, the IME cursor and the painter.
 
-Pillow's bundled scalable font is used everywhere so screenshots are identical
-on every machine (no dependence on installed system fonts).
+The package ships DejaVu Sans (Latin, Greek, Cyrillic, symbols) and uses it
+everywhere, so screenshots are identical on every machine whatever fonts the
+system has; Pillow's bundled font is the fallback if the file is missing.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import ImageFont
+
+FONT_FILE = Path(__file__).resolve().parent.parent / "render" / "fonts" / "DejaVuSans.ttf"
 
 
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
     """Bold is drawn with a 1 px stroke by the painter (the bundled font has one weight)."""
+    if FONT_FILE.is_file():
+        return ImageFont.truetype(str(FONT_FILE), size=size)
     return ImageFont.load_default(size=size)
 
 

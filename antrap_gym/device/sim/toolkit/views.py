@@ -166,7 +166,8 @@ class View:
     def meaningful(self) -> bool:
         """Exposed in the compact element list (text, description or interactive)."""
         return bool(
-            self.text
+            self.kind == "menu"  # a popup menu's list: agents must see a menu is open
+            or self.text
             or self.desc
             or self.clickable
             or self.long_clickable

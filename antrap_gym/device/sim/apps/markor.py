@@ -1,0 +1,478 @@
+"""Markor (`net.gsantner.markor`): a Markdown notes app over plain files.
+
+Like the real app, every note is a file under `/sdcard/Documents/Markor`, so
+tasks set up and check notes with `printf`, `cat`, `ls` and `test`. The file
+browser reads the file system on every build; the editor keeps only its
+working text and writes it back on Save, on BACK/Up and when it finishes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import posixpath
+import re
+import time
+from typing import TYPE_CHECKING
+
+from antrap_gym.device.sim.apps.base import Activity, App
+from antrap_gym.device.sim.storage.files import FsError
+from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.toolkit.builder import UI
+
+PKG = "net.gsantner.markor"
+ROOT = "/sdcard/Documents/Markor"
+RID = PKG + ":id/"
+DEFAULT_EXT = ".md"
+#: a trailing ".ext" that counts as an extension (so "v1.2 plan" still gets ".md")
+_EXT_RE = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+MAX_NAME = 120
+#: the "Move to" dialog lists at most this many folders (it does not scroll)
+MAX_MOVE_TARGETS = 9
+
+
+def with_default_ext(name: str) -> str:
+    """Markor's new-file rule: a name without an extension becomes Markdown."""
+    return name if _EXT_RE.search(name) else name + DEFAULT_EXT
+
+
+def human_size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def fmt_mtime(secs: int) -> str:
+    """Device-clock time as the browser shows it (UTC, like the rest of the phone)."""
+    return time.strftime("%b %d, %Y %H:%M", time.gmtime(secs))
+
+
+def name_error(name: str) -> str | None:
+    """Why a file or folder name is not allowed (None when it is)."""
+    if not name:
+        return "Please enter a name"
+    if "/" in name or name in (".", ".."):
+        return "Invalid name: " + name
+    if len(name) > MAX_NAME:
+        return "Name is too long"
+    return None
+
+
+def inside_root(path: str) -> bool:
+    return path == ROOT or path.startswith(ROOT + "/")
+
+
+class MarkorActivity(Activity):
+    """Shared dialog plumbing: every popup action clears the text focus."""
+
+    package = PKG
+
+    def cancel(self, phone: Phone) -> None:
+        self.focus = None
+
+    def _field(self, key: str) -> str:
+        return self.fields.get(key, "").strip()
+
+
+# --- the file browser -------------------------------------------------------------
+
+
+class MainActivity(MarkorActivity):
+    """The Files tab: one folder's entries, folders first, then files, by name."""
+
+    name = ".activity.MainActivity"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cwd = ROOT
+        self.target = ""  # the entry a rename/move/delete dialog acts on (a name in cwd)
+
+    def title(self, phone: Phone) -> str:
+        return "Markor"
+
+    # --- state helpers --------------------------------------------------------------
+    def _cwd(self, phone: Phone) -> str:
+        """The current folder, falling back to the nearest existing parent (the
+        shell may have removed it meanwhile)."""
+        fs = phone.fs
+        path = self.cwd if inside_root(self.cwd) else ROOT
+        while path != ROOT and not fs.isdir(path):
+            path = posixpath.dirname(path)
+        if path != self.cwd:
+            self.cwd = path
+            self.scroll["files"] = 0
+        return path
+
+    def _entries(self, phone: Phone, folder: str) -> list[tuple[str, bool]]:
+        fs = phone.fs
+        if not fs.isdir(folder):
+            return []
+        names = [n for n in fs.listdir(folder) if not n.startswith(".")]  # dotfiles hidden
+        items = [(n, fs.isdir(posixpath.join(folder, n))) for n in names]
+        items.sort(key=lambda it: (not it[1], it[0].casefold(), it[0]))
+        return items
+
+    def _summary(self, phone: Phone, path: str, is_dir: bool) -> str:
+        fs = phone.fs
+        if is_dir:
+            n = len(fs.listdir(path))
+            return "Empty folder" if n == 0 else f"{n} item" + ("" if n == 1 else "s")
+        return f"{fmt_mtime(fs.mtime(path))}  ·  {human_size(len(fs.read(path)))}"
+
+    # --- layout ---------------------------------------------------------------------
+    def build(self, ui: UI, phone: Phone) -> None:
+        cwd = self._cwd(phone)
+        at_root = cwd == ROOT
+        ui.toolbar("Markor" if at_root else posixpath.basename(cwd),
+                   back=False if at_root else (lambda: self.go_up(phone)),
+                   menu=[Choice("New folder", "ask_new_folder"), Choice("Go to top folder", "go_root")],
+                   rid=RID + "toolbar")
+        rel = "Markor" + cwd[len(ROOT):]
+        ui.text(rel.replace("/", " / "), style="caption", rid=RID + "path")
+        entries = self._entries(phone, cwd)
+        if not entries:
+            ui.empty("This folder is empty.\nTap + to create a note.")
+        else:
+            mid = (ui.rect[0] + ui.rect[2]) // 2
+            row_h = ui.dp(72)
+            with ui.scroll("files", rid=RID + "ui__filesystem_dialog__list"):
+                for name, is_dir in entries:
+                    path = posixpath.join(cwd, name)
+                    anchor = (mid, ui.y + row_h // 2)
+                    ui.row(name, self._summary(phone, path, is_dir),
+                           icon="folder" if is_dir else "file",
+                           on_click=(lambda n=name, d=is_dir: self.open_entry(phone, n, d)),
+                           on_long_click=(lambda n=name, a=anchor: self.context_menu(phone, n, a)))
+                ui.spacer(88)  # the last row can scroll clear of the FAB
+        ui.fab("add", "Create a new file or folder", lambda: self.ask_new_file(phone),
+               rid=RID + "fab_add_new_item")
+
+    # --- navigation -------------------------------------------------------------------
+    def open_entry(self, phone: Phone, name: str, is_dir: bool) -> None:
+        path = posixpath.join(self._cwd(phone), name)
+        if is_dir:
+            self.cwd = path
+            self.scroll["files"] = 0
+            return
+        try:
+            text = phone.fs.read_text(path)
+        except FsError:
+            phone.toast("File not found")
+            return
+        phone.start_activity(DocumentActivity(path, text))
+
+    def go_up(self, phone: Phone) -> None:
+        cwd = self._cwd(phone)
+        if cwd != ROOT:
+            self.cwd = posixpath.dirname(cwd)
+            self.scroll["files"] = 0
+
+    def go_root(self, phone: Phone) -> None:
+        self.cwd = ROOT
+        self.scroll["files"] = 0
+
+    def on_back(self, phone: Phone) -> bool:
+        if self._cwd(phone) != ROOT:
+            self.go_up(phone)
+            return True
+        return False
+
+    # --- new file / folder --------------------------------------------------------------
+    def ask_new_file(self, phone: Phone, name: str = "") -> None:
+        self.set_field("new_name", name)
+        phone.open_popup(self, Dialog(
+            "New file", "A name without an extension gets \".md\" (Markdown).",
+            field_name="new_name", field_hint="Name",
+            buttons=[Choice("Folder", "folder_from_dialog"), Choice("Cancel", "cancel"),
+                     Choice("OK", "create_file")]))
+
+    def create_file(self, phone: Phone) -> None:
+        self.focus = None
+        raw = self._field("new_name")
+        err = name_error(raw)
+        if err:
+            phone.toast(err)
+            self.ask_new_file(phone, raw)
+            return
+        name = with_default_ext(raw)
+        path = posixpath.join(self._cwd(phone), name)
+        if phone.fs.exists(path):
+            phone.toast(f"{name} already exists")
+            self.ask_new_file(phone, raw)
+            return
+        try:
+            phone.fs.write_text(path, "", phone.now)
+        except FsError as e:
+            phone.toast(str(e))
+            return
+        phone.start_activity(DocumentActivity(path, ""))
+
+    def folder_from_dialog(self, phone: Phone) -> None:
+        """The dialog's Folder button: a typed name becomes a folder, else ask for one."""
+        raw = self._field("new_name")
+        if raw:
+            self.set_field("folder_name", raw)
+            self.create_folder(phone)
+        else:
+            self.ask_new_folder(phone)
+
+    def ask_new_folder(self, phone: Phone, name: str = "") -> None:
+        self.set_field("folder_name", name)
+        phone.open_popup(self, Dialog(
+            "New folder", field_name="folder_name", field_hint="Name",
+            buttons=[Choice("Cancel", "cancel"), Choice("OK", "create_folder")]))
+
+    def create_folder(self, phone: Phone) -> None:
+        self.focus = None
+        name = self._field("folder_name")
+        err = name_error(name)
+        if err:
+            phone.toast(err)
+            self.ask_new_folder(phone, name)
+            return
+        path = posixpath.join(self._cwd(phone), name)
+        if phone.fs.exists(path):
+            phone.toast(f"{name} already exists")
+            self.ask_new_folder(phone, name)
+            return
+        try:
+            phone.fs.mkdir(path, phone.now)
+        except FsError as e:
+            phone.toast(str(e))
+
+    # --- long-press menu ------------------------------------------------------------------
+    def context_menu(self, phone: Phone, name: str, anchor: tuple[int, int]) -> None:
+        self.target = name
+        phone.open_popup(self, Menu([Choice("Rename", "ask_rename", (name,)),
+                                     Choice("Move to…", "ask_move", (name,)),
+                                     Choice("Delete", "ask_delete", (name,), destructive=True)],
+                                    anchor, title=name))
+
+    def ask_rename(self, phone: Phone, name: str) -> None:
+        self.target = name
+        self.set_field("rename", name)
+        phone.open_popup(self, Dialog(
+            "Rename", field_name="rename", field_hint="Name",
+            buttons=[Choice("Cancel", "cancel"), Choice("OK", "do_rename")]))
+
+    def do_rename(self, phone: Phone) -> None:
+        self.focus = None
+        old, new = self.target, self._field("rename")
+        cwd = self._cwd(phone)
+        src = posixpath.join(cwd, old)
+        if not old or not phone.fs.exists(src):
+            phone.toast("File not found")
+            return
+        err = name_error(new)
+        if err:
+            phone.toast(err)
+            self.ask_rename(phone, old)
+            return
+        if new == old:
+            return
+        dst = posixpath.join(cwd, new)
+        if phone.fs.exists(dst):
+            phone.toast(f"{new} already exists")
+            self.ask_rename(phone, old)
+            self.set_field("rename", new)
+            return
+        try:
+            phone.fs.move(src, dst, phone.now)
+        except FsError as e:
+            phone.toast(str(e))
+            return
+        self.target = new
+
+    def ask_delete(self, phone: Phone, name: str) -> None:
+        self.target = name
+        is_dir = phone.fs.isdir(posixpath.join(self._cwd(phone), name))
+        phone.open_popup(self, Dialog(
+            f"Delete {name}?",
+            "The folder and everything in it will be deleted." if is_dir
+            else "This note will be deleted permanently.",
+            buttons=[Choice("Cancel", "cancel"), Choice("Delete", "do_delete", (name,), True)]))
+
+    def do_delete(self, phone: Phone, name: str) -> None:
+        self.focus = None
+        try:
+            phone.fs.remove(posixpath.join(self._cwd(phone), name), recursive=True)
+        except FsError:
+            phone.toast("File not found")
+            return
+        phone.toast(f"Deleted {name}")
+
+    def _move_targets(self, phone: Phone, src: str) -> list[str]:
+        """Every folder under the Markor root the entry can move into."""
+        fs = phone.fs
+        parent = posixpath.dirname(src)
+        out = []
+        for d in sorted(fs.dirs, key=str.casefold):
+            if not inside_root(d) or d in (parent, src) or d.startswith(src + "/"):
+                continue
+            out.append(d)
+        return out
+
+    @staticmethod
+    def folder_label(path: str) -> str:
+        return "Markor (top folder)" if path == ROOT else path[len(ROOT) + 1:]
+
+    def ask_move(self, phone: Phone, name: str) -> None:
+        self.target = name
+        src = posixpath.join(self._cwd(phone), name)
+        targets = self._move_targets(phone, src)
+        if not targets:
+            phone.toast("No other folder to move to. Create a folder first.")
+            return
+        phone.open_popup(self, Dialog(
+            f"Move {name} to",
+            choices=[Choice(self.folder_label(d), "do_move", (name, d))
+                     for d in targets[:MAX_MOVE_TARGETS]],
+            buttons=[Choice("Cancel", "cancel")]))
+
+    def do_move(self, phone: Phone, name: str, dest: str) -> None:
+        self.focus = None
+        src = posixpath.join(self._cwd(phone), name)
+        dst = posixpath.join(dest, name)
+        if phone.fs.exists(dst):
+            phone.toast(f"{name} already exists in {self.folder_label(dest)}")
+            return
+        try:
+            phone.fs.move(src, dst, phone.now)
+        except FsError as e:
+            phone.toast(str(e))
+            return
+        phone.toast(f"Moved to {self.folder_label(dest)}")
+
+    # --- keyboard ---------------------------------------------------------------------------
+    def on_submit(self, phone: Phone, field: str) -> None:
+        """Enter in a dialog's name field means OK."""
+        if self.popup is None:
+            return
+        action = {"new_name": self.create_file, "folder_name": self.create_folder,
+                  "rename": self.do_rename}.get(field)
+        if action is not None:
+            self.popup = None
+            action(phone)
+
+
+# --- the editor ------------------------------------------------------------------------
+
+
+class DocumentActivity(MarkorActivity):
+    """One file in a full-height editor; saved on Save, BACK/Up and finish."""
+
+    name = ".activity.DocumentActivity"
+
+    def __init__(self, path: str = "", text: str = "") -> None:
+        super().__init__()
+        self.path = path
+        self.deleted = False
+        self.set_field("text", text)
+
+    def title(self, phone: Phone) -> str:
+        return posixpath.basename(self.path) or "Markor"
+
+    def build(self, ui: UI, phone: Phone) -> None:
+        name = posixpath.basename(self.path)
+        if not self.path or self.deleted:
+            ui.toolbar(name or "Markor", back=True, rid=RID + "toolbar")
+            ui.empty("No document open")
+            return
+        ui.toolbar(name, back=True, actions=[("save", "Save", lambda: self.save(phone, True))],
+                   menu=[Choice("Rename", "ask_rename"), Choice("Delete", "ask_delete")],
+                   rid=RID + "toolbar")
+        ui.edit("text", "Start writing here…", multiline=True,
+                rid=RID + "document__fragment__edit__highlighting_editor")
+
+    # --- saving -----------------------------------------------------------------------------
+    def save(self, phone: Phone, explicit: bool = False) -> None:
+        """Write the working text if it differs from the file (keeps mtime otherwise)."""
+        if not self.path or self.deleted:
+            return
+        text = self.fields.get("text", "")
+        fs = phone.fs
+        try:
+            if not fs.isfile(self.path) or fs.read_text(self.path) != text:
+                fs.write_text(self.path, text, phone.now)
+                phone.changed()
+        except FsError as e:
+            if explicit:
+                phone.toast(f"Could not save: {e}")
+            return
+        if explicit:
+            phone.toast("Saved")
+
+    def on_finish(self, phone: Phone) -> None:
+        self.save(phone)
+
+    def on_pause(self, phone: Phone) -> None:
+        self.save(phone)  # Markor saves when it leaves the foreground
+
+    # --- overflow menu --------------------------------------------------------------------
+    def ask_rename(self, phone: Phone) -> None:
+        self.set_field("rename", posixpath.basename(self.path))
+        phone.open_popup(self, Dialog(
+            "Rename", field_name="rename", field_hint="Name",
+            buttons=[Choice("Cancel", "cancel"), Choice("OK", "do_rename")]))
+
+    def do_rename(self, phone: Phone) -> None:
+        self.focus = None
+        new = self._field("rename")
+        old = posixpath.basename(self.path)
+        err = name_error(new)
+        if err:
+            phone.toast(err)
+            self.ask_rename(phone)
+            return
+        if new == old:
+            return
+        dst = posixpath.join(posixpath.dirname(self.path), new)
+        if phone.fs.exists(dst):
+            phone.toast(f"{new} already exists")
+            self.ask_rename(phone)
+            self.set_field("rename", new)
+            return
+        try:
+            if phone.fs.isfile(self.path):
+                phone.fs.move(self.path, dst, phone.now)
+        except FsError as e:
+            phone.toast(str(e))
+            return
+        self.path = dst
+        self.save(phone)
+
+    def ask_delete(self, phone: Phone) -> None:
+        name = posixpath.basename(self.path)
+        phone.open_popup(self, Dialog(
+            f"Delete {name}?", "This note will be deleted permanently.",
+            buttons=[Choice("Cancel", "cancel"), Choice("Delete", "do_delete", (), True)]))
+
+    def do_delete(self, phone: Phone) -> None:
+        self.focus = None
+        with contextlib.suppress(FsError):
+            phone.fs.remove(self.path)
+        self.deleted = True
+        phone.toast(f"Deleted {posixpath.basename(self.path)}")
+        phone.finish_activity(self)
+
+    def on_submit(self, phone: Phone, field: str) -> None:
+        if field == "rename" and self.popup is not None:
+            self.popup = None
+            self.do_rename(phone)
+
+
+class Markor(App):
+    package = PKG
+    label = "Markor"
+    version = "2.11.1"
+    icon_color = (30, 136, 229)
+    main = MainActivity
+    activities = (DocumentActivity,)
+
+    @classmethod
+    def install(cls, phone: Phone) -> None:
+        phone.fs.mkdir(ROOT, phone.now, parents=True)
