@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import NamedTuple
 from xml.sax.saxutils import quoteattr
 
 
-@dataclass(frozen=True, slots=True)
-class BoundingBox:
+class BoundingBox(NamedTuple):
+    """A rectangle in device pixels (AndroidWorld's field names)."""
+
     x_min: int
     x_max: int
     y_min: int
@@ -36,9 +38,12 @@ class BoundingBox:
         return self.x_min <= x < self.x_max and self.y_min <= y < self.y_max
 
 
-@dataclass(frozen=True, slots=True)
-class UIElement:
-    """One node of the accessibility tree, in device pixels."""
+class UIElement(NamedTuple):
+    """One node of the accessibility tree, in device pixels.
+
+    Immutable and cheap to build (a named tuple): the simulated phone makes
+    thousands per second.
+    """
 
     text: str | None = None
     content_description: str | None = None
@@ -95,8 +100,10 @@ def _short_class(class_name: str | None) -> str:
     return (class_name or "View").rsplit(".", 1)[-1]
 
 
+@lru_cache(maxsize=8192)
 def element_line(index: int, el: UIElement) -> str:
-    """A compact, model-friendly one-line description of an element."""
+    """A compact, model-friendly one-line description of an element (memoised:
+    most elements survive from one step to the next)."""
     parts = [f"[{index}]", _short_class(el.class_name)]
     if el.text:
         parts.append(_q(el.text))
@@ -261,4 +268,4 @@ def filter_meaningful(elements: list[UIElement]) -> list[UIElement]:
     return keep
 
 
-UIELEMENT_FIELDS = tuple(f.name for f in fields(UIElement))
+UIELEMENT_FIELDS = UIElement._fields

@@ -102,6 +102,11 @@ class Device(abc.ABC):
     def type_text(self, text: str) -> ShellResult:
         return self.shell("input text " + shlex.quote(escape_input_text(text)))
 
+    def clear_text(self) -> ShellResult:
+        """Empty the focused text field (select all, then delete)."""
+        self.shell("input keycombination KEYCODE_CTRL_LEFT KEYCODE_A")
+        return self.key("KEYCODE_DEL")
+
     def key(self, keycode: str | int) -> ShellResult:
         return self.shell(f"input keyevent {shlex.quote(str(keycode))}")
 

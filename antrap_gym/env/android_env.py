@@ -192,8 +192,7 @@ class AndroidEnv(gym.Env):
                 x, y = self.point_of(a)
                 dev.tap(x, y)
             if a.clear_text:
-                dev.shell("input keycombination KEYCODE_CTRL_LEFT KEYCODE_A")
-                dev.key("KEYCODE_DEL")
+                dev.clear_text()
             if a.text:
                 res = dev.type_text(a.text)
                 if not res.ok:

@@ -6,7 +6,7 @@ import numpy as np
 
 from antrap_gym.device.elements import UIElement
 from antrap_gym.device.protocol import Device, ShellResult, Snapshot
-from antrap_gym.device.sim.phone import Phone, keycode_of
+from antrap_gym.device.sim.phone import KEYCODES, Phone, keycode_of
 from antrap_gym.device.sim.shell.interpreter import Shell
 from antrap_gym.device.sim.uixml import dump_xml
 
@@ -65,6 +65,11 @@ class SimDevice(Device):
 
     def type_text(self, text: str) -> ShellResult:
         self.phone.input_text(text)
+        return ShellResult()
+
+    def clear_text(self) -> ShellResult:
+        self.phone.key_combination([KEYCODES["CTRL_LEFT"], KEYCODES["A"]])
+        self.phone.key(KEYCODES["DEL"])
         return ShellResult()
 
     def key(self, keycode: str | int) -> ShellResult:

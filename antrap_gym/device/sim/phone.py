@@ -210,9 +210,7 @@ class Phone:
             wins.append(Window("recents", sysui.build_recents(self, self.content_rect()),
                                LAUNCHER, True))
         elif self.ime_shown:
-            x0, _, x1, y1 = self.content_rect()
-            r = (x0, y1 - sysui.keyboard_height(self), x1, y1)
-            wins.append(Window("ime", sysui.build_keyboard(self, r), sysui.IME_PACKAGE, False))
+            wins.append(self._keyboard())
         for i, ov in enumerate(wm.overlays):
             root = sysui.build_overlay(self, ov, i, self.content_rect(), self.content_rect())
             wins.append(Window("overlay", root, ov.package, True))
@@ -232,6 +230,15 @@ class Phone:
             self._bar_cache["status"] = Window("status_bar", root, sysui.SYSTEM_UI, False)
         return self._bar_cache["status"]
 
+    def _keyboard(self) -> Window:
+        """The soft keyboard never changes: build it once."""
+        if "ime" not in self._bar_cache:
+            x0, _, x1, y1 = self.content_rect()
+            r = (x0, y1 - sysui.keyboard_height(self), x1, y1)
+            self._bar_cache["ime"] = Window("ime", sysui.build_keyboard(self, r), sysui.IME_PACKAGE,
+                                            False)
+        return self._bar_cache["ime"]
+
     def _nav_bar(self) -> Window:
         if "nav" not in self._bar_cache:
             root = sysui.build_nav_bar(self, (0, self.height - self.nav_h, self.width, self.height))
@@ -250,8 +257,18 @@ class Phone:
         win = self.focused_window()
         if self._elements is None:
             pkg = win.package
-            self._elements = [v.to_element(pkg) for v in win.root.walk() if v.meaningful
-                              and v.clip[2] > v.clip[0] and v.clip[3] > v.clip[1]]
+            out = []
+            stack = [win.root]
+            while stack:  # pre-order walk, inlined: this runs on every state change
+                v = stack.pop()
+                c = v.clip
+                if c[2] > c[0] and c[3] > c[1] and (
+                        v.text or v.desc or v.clickable or v.long_clickable or v.editable
+                        or v.scrollable or v.checkable or v.kind == "menu"):
+                    out.append(v.to_element(pkg))
+                if v.children:
+                    stack.extend(reversed(v.children))
+            self._elements = out
         return self._elements
 
     def focused_component(self) -> tuple[str, str]:

@@ -9,6 +9,7 @@ text gets exactly what it would get from Android's mksh.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -33,10 +34,19 @@ class Pipeline:
     connector: str = ";"  # how this pipeline joins the *next*: ; && || &
 
 
+_PLAIN = re.compile(r"[^\s;&|<>\\'\"`$]+")
+_SPECIAL = re.compile(r"[\\'\"`$*?\[]")
+
+
 def _scan_quoted(s: str, i: int) -> int:
     """Index just past the word starting at i (quotes, escapes, $(...) and `...` kept whole)."""
     n = len(s)
     while i < n:
+        m = _PLAIN.match(s, i)
+        if m is not None:
+            i = m.end()
+            if i >= n:
+                break
         c = s[i]
         if c in " \t\n;&|<>":
             return i
@@ -189,6 +199,8 @@ Substitute = Callable[[str], str]
 
 def expand(word: str, variables: dict[str, str], substitute: Substitute) -> tuple[str, bool]:
     """Expand one raw word. Returns (text, has_unquoted_glob)."""
+    if _SPECIAL.search(word) is None:
+        return word, False
     out: list[str] = []
     glob = False
     i, n = 0, len(word)

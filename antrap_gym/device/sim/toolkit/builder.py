@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from antrap_gym.device.sim.toolkit import text as txt
@@ -41,6 +42,17 @@ class BarAction:
     rid: str | None = None
 
 
+@lru_cache(maxsize=8)
+def _scaler(density: float) -> Callable[[float], int]:
+    """dp -> px for one density, memoised (layout calls it tens of thousands of times)."""
+
+    @lru_cache(maxsize=1024)
+    def scale(v: float) -> int:
+        return round(v * density)
+
+    return scale
+
+
 class UI:
     """Builds one window's view tree for an activity (or a system window)."""
 
@@ -48,6 +60,7 @@ class UI:
         self.phone = phone
         self.activity = activity
         self.density = phone.density
+        self.dp = self.sp = _scaler(phone.density)  # type: ignore[method-assign]
         self.package = package
         self.root = View("frame", rect)
         self.root.package = package
@@ -63,8 +76,7 @@ class UI:
     def dp(self, v: float) -> int:
         return round(v * self.density)
 
-    def sp(self, v: float) -> int:
-        return round(v * self.density)
+    sp = dp  # text scales like layout on the simulated phone (font scale 1.0)
 
     @property
     def y(self) -> int:
@@ -247,6 +259,11 @@ class UI:
         if self.activity is not None:
             self.phone.finish_activity(self.activity)
 
+    def culled(self, r: Rect) -> bool:
+        """Whether a rect lies wholly outside the current viewport."""
+        c = self._clip
+        return r[3] <= c[1] or r[1] >= c[3] or r[2] <= c[0] or r[0] >= c[2]
+
     def header(self, text: str) -> View:
         r = self._take(self.dp(48))
         return self.mk("text", (r[0] + self.dp(16), r[1], r[2] - self.dp(16), r[3]), text=text,
@@ -259,6 +276,8 @@ class UI:
         lines = txt.wrap(s, size, max(w, 1)) if s else ((0, 0),)
         h = len(lines) * txt.line_height(size) + self.dp(12)
         r = self._take(h)
+        if self.culled(r):
+            return View("text", r, text=s)
         return self.mk("text", (r[0] + self.dp(pad), r[1], r[2] - self.dp(pad), r[3]), text=s,
                        style=style, rid=rid)
 
@@ -283,6 +302,8 @@ class UI:
         """
         h = self.dp(72 if summary else 56)
         r = self._take(h)
+        if self.culled(r):  # scrolled out of view: keep the layout, skip the views
+            return View("row", r)
         kind_cb = trailing[2] if trailing and len(trailing) > 2 else None
         click = on_click or kind_cb
         row = self.mk("row", r, on_click=click, on_long_click=on_long_click, rid=rid,
