@@ -279,7 +279,8 @@ class ContactsDeleteContact(ContactsTask):
     def solution(self):
         return [open_contacts(),
                 LongPress(screen=PEOPLE, target=Target(text=self.params["name"])),
-                Tap(screen=MENU, target=Target(text="Delete")),
+                Tap(screen=MENU, target=Target(text="Delete"),
+                    requires=Target(rid="title", text=self.params["name"])),
                 Tap(screen=DELETE_DIALOG, target=Target(text="Delete"),
                     done=lambda dev: bool(self.is_successful(dev)))]
 
@@ -303,10 +304,14 @@ class ContactsEditPhone(ContactsTask):
                      and len(self.read(device)) == len(self.params["contacts"]))
 
     def solution(self):
+        first = self.params["name"].partition(" ")[0]
+        theirs = Target(rid="first_name", text=first)  # the editor holds this contact
         return [open_contacts(), open_contact(self.params["name"]),
-                Tap(screen=DETAILS, target=Target(desc="Edit contact")),
-                TypeText(screen=EDITOR, target=field("phone"), text=self.params["phone"]),
-                Tap(screen=EDITOR, target=Target(text="Save"),
+                Tap(screen=DETAILS, target=Target(desc="Edit contact"),
+                    requires=shows(self.params["name"])),
+                TypeText(screen=EDITOR, target=field("phone"), text=self.params["phone"],
+                         requires=theirs),
+                Tap(screen=EDITOR, target=Target(text="Save"), requires=theirs,
                     done=lambda dev: bool(self.is_successful(dev)))]
 
 
@@ -338,6 +343,7 @@ class ContactsStarContact(FavouriteTask):
     def solution(self):
         return [open_contacts(), open_contact(self.params["name"]),
                 Tap(screen=DETAILS, target=Target(desc="Add to favourites"),
+                    requires=shows(self.params["name"]),
                     done=lambda dev: bool(self.is_successful(dev)))]
 
 
@@ -359,7 +365,13 @@ class ContactsUnstarContact(FavouriteTask):
         return [open_contacts(),
                 LongPress(screen=PEOPLE, target=Target(text=self.params["name"])),
                 Tap(screen=MENU, target=Target(text="Remove from favourites"),
+                    requires=Target(rid="title", text=self.params["name"]),
                     done=lambda dev: bool(self.is_successful(dev)))]
+
+
+def shows(name: str) -> Target:
+    """A contact's details screen headed with `name` (not a neighbour's)."""
+    return Target(rid="large_title", text=name)
 
 
 class ContactsQuestion(ContactsTask):

@@ -132,16 +132,28 @@ class MarkorTask(Task):
 # --- creating -----------------------------------------------------------------------------
 
 
-def create_note_steps(name: str, text: str, done_file, done_all) -> list[Step]:
+def titled(text: str) -> Target:
+    """The app bar showing `text`: which folder or note is open."""
+    return Target(rid="toolbar_title", text=text)
+
+
+def menu_for(name: str) -> Target:
+    """A long-press menu headed with `name` (not a neighbour's menu)."""
+    return Target(rid="title", text=name)
+
+
+def create_note_steps(name: str, text: str, done_file, done_all,
+                      folder: str = "Markor") -> list[Step]:
     """From the folder the note goes in: + > name > OK > (editor) type > Save."""
+    here = titled(folder)
     return [
-        Tap(screen=MAIN, target=Target(desc=FAB), done=done_file),
+        Tap(screen=MAIN, target=Target(desc=FAB), done=done_file, requires=here),
         TypeText(screen=MAIN + "|New file", target=Target(cls="EditText"), text=name,
                  done=done_file),
         Tap(screen=MAIN + "|New file", target=Target(text="OK"), done=done_file),
-        Tap(screen=MAIN, target=Target(text=name)),
-        TypeText(screen=DOC, target=Target(cls="EditText"), text=text),
-        Tap(screen=DOC, target=Target(desc="Save"), done=done_all),
+        Tap(screen=MAIN, target=Target(text=name), requires=here),
+        TypeText(screen=DOC, target=Target(cls="EditText"), text=text, requires=titled(name)),
+        Tap(screen=DOC, target=Target(desc="Save"), done=done_all, requires=titled(name)),
     ]
 
 
@@ -197,7 +209,8 @@ class MarkorCreateNoteInFolder(MarkorTask):
                 Tap(screen=MAIN, target=Target(text=self.params["folder"]),
                     done=lambda dev: is_file(dev, path)),
                 *create_note_steps(self.params["name"], self.params["text"],
-                                   lambda dev: is_file(dev, path), self.check)]
+                                   lambda dev: is_file(dev, path), self.check,
+                                   folder=self.params["folder"])]
 
 
 @register
@@ -259,7 +272,7 @@ class MarkorDeleteNote(SeededNotesTask):
         name = self.params["name"]
         return [open_markor(),
                 LongPress(screen=MAIN, target=Target(text=name)),
-                Tap(screen=MENU, target=Target(text="Delete")),
+                Tap(screen=MENU, target=Target(text="Delete"), requires=menu_for(name)),
                 Tap(screen=f"{MAIN}|Delete {name}?", target=Target(text="Delete"), done=self.check)]
 
 
@@ -285,7 +298,7 @@ class MarkorRenameNote(SeededNotesTask):
     def solution(self):
         return [open_markor(),
                 LongPress(screen=MAIN, target=Target(text=self.params["name"])),
-                Tap(screen=MENU, target=Target(text="Rename")),
+                Tap(screen=MENU, target=Target(text="Rename"), requires=menu_for(self.params["name"])),
                 TypeText(screen=MAIN + "|Rename", target=Target(cls="EditText"),
                          text=self.params["new_name"], done=self.check),
                 Tap(screen=MAIN + "|Rename", target=Target(text="OK"), done=self.check)]
@@ -313,8 +326,10 @@ class MarkorAppendToNote(SeededNotesTask):
     def solution(self):
         return [open_markor(),
                 Tap(screen=MAIN, target=Target(text=self.params["name"])),
-                TypeText(screen=DOC, target=Target(cls="EditText"), text=self._want()),
-                Tap(screen=DOC, target=Target(desc="Save"), done=self.check)]
+                TypeText(screen=DOC, target=Target(cls="EditText"), text=self._want(),
+                         requires=titled(self.params["name"])),
+                Tap(screen=DOC, target=Target(desc="Save"), done=self.check,
+                    requires=titled(self.params["name"]))]
 
 
 @register
@@ -344,7 +359,7 @@ class MarkorMoveNote(SeededNotesTask):
         name = self.params["name"]
         return [open_markor(),
                 LongPress(screen=MAIN, target=Target(text=name)),
-                Tap(screen=MENU, target=Target(text="Move to…")),
+                Tap(screen=MENU, target=Target(text="Move to…"), requires=menu_for(name)),
                 Tap(screen=f"{MAIN}|Move {name} to", target=Target(text=self.params["folder"]),
                     done=self.check)]
 
@@ -377,8 +392,10 @@ class MarkorEditNoteInLongList(MarkorTask):
     def solution(self):
         return [open_markor(),
                 Tap(screen=MAIN, target=Target(text=self.params["name"])),
-                TypeText(screen=DOC, target=Target(cls="EditText"), text=self.params["text"]),
-                Tap(screen=DOC, target=Target(desc="Save"), done=self.check)]
+                TypeText(screen=DOC, target=Target(cls="EditText"), text=self.params["text"],
+                         requires=titled(self.params["name"])),
+                Tap(screen=DOC, target=Target(desc="Save"), done=self.check,
+                    requires=titled(self.params["name"]))]
 
 
 # --- information retrieval -------------------------------------------------------------------

@@ -8,7 +8,9 @@ so a solution is robust where a recorded coordinate script is not.
 optionally with the popup shown over it ("ContactEditor|Delete contact?" for
 a dialog titled so, "List|menu" for a context menu). None means anywhere.
 `done` is an optional check, through the device's shell, that makes a step
-idempotent: the oracle skips it when the check already holds.
+idempotent: the oracle skips it when the check already holds. `requires`
+names an element that must be visible for the step to apply, for screens an
+activity name cannot tell apart (which folder is open, whose menu this is).
 """
 
 from __future__ import annotations
@@ -101,6 +103,9 @@ def _in_row(elements: list[UIElement], t: Target) -> UIElement | None:
 class Step:
     screen: str | None = None
     done: Check | None = field(default=None, compare=False)
+    #: something that must be on screen for the step to apply (e.g. the toolbar
+    #: showing the right folder, a menu titled with the right item)
+    requires: Target | None = None
     note: str = ""
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from antrap_gym.agents.base import Agent
-from antrap_gym.device.elements import UIElement, parse_element_lines
+from antrap_gym.device.elements import BoundingBox, UIElement, parse_element_lines
 from tasks.steps import (
     Answer,
     LongPress,
@@ -41,7 +41,9 @@ class OracleAgent(Agent):
         self.plan: list[Step] = []
         self.ptr = 0
         self.answered = False
-        self._scroll: tuple[str, int, str, int] | None = None  # (screen, step, direction, count)
+        self.restarts = 0
+        self._scroll: tuple | None = None  # screen, step, direction, count, stuck, progressed
+        self._last_els: list[UIElement] = []
         self._last_text = ""
 
     def reset(self, env, obs, info, seed=None) -> None:
@@ -50,12 +52,16 @@ class OracleAgent(Agent):
         self.plan = self.task.solution()
         self.ptr = 0
         self.answered = False
+        self.restarts = 0
         self._scroll = None
         self._last_text = ""
+        self._last_els = []
 
     # --- the policy --------------------------------------------------------------------
     def act(self, obs: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
         dev = self.env.device
+        self._restarted = False  # at most one re-grounding of the plan per action
+        self._rewound = False
         text = obs.get("ui_elements", "")
         els = parse_element_lines(text)
         pkg, activity = dev.foreground()
@@ -70,6 +76,7 @@ class OracleAgent(Agent):
             return {"action_type": "status", "goal_status": "complete"}
         action = self._next(els, pkg, activity, screen, text)
         self._last_text = text
+        self._last_els = els
         return action
 
     def _next(self, els, pkg, activity, screen, text) -> dict[str, Any]:
@@ -80,6 +87,14 @@ class OracleAgent(Agent):
             k += 1
         self.ptr = k
         if k >= n:
+            if (not self.task.answer_task and not self._restarted
+                    and self.task.is_successful(dev) < 1.0):
+                # every step was taken yet the goal does not hold (an action was lost
+                # or went astray): ground the whole plan again from this screen
+                self._restarted = True
+                self.restarts += 1
+                self.ptr = 0
+                return self._next(els, pkg, activity, screen, text)
             if self.task.answer_task and not self.answered:
                 return {"action_type": "wait"}
             return {"action_type": "status", "goal_status": "complete"}
@@ -99,7 +114,7 @@ class OracleAgent(Agent):
         app_pkg = self._app_of(k)
         if app_pkg is not None and pkg != app_pkg:
             return {"action_type": "open_app", "app_name": self._app_label_of(k)}
-        if self._on(step, activity, screen):
+        if self._on(step, activity, screen, els):
             el = self._target(step, els)
             if el is not None:
                 self._scroll = None
@@ -118,18 +133,26 @@ class OracleAgent(Agent):
         # not on the step's screen: an action did more than expected, or less
         for j in range(k + 1, n):
             s = self.plan[j]
-            if s.screen is not None and self._on(s, activity, screen) and self._target(s, els):
+            if s.screen is not None and self._on(s, activity, screen, els) and self._target(s, els):
                 self.ptr = j
                 return self._next(els, pkg, activity, screen, text)
+        earlier_here = None
         for j in range(k - 1, -1, -1):
             s = self.plan[j]
             if isinstance(s, (OpenApp, Answer, PressKey)) or s.screen is None:
                 continue
-            if self._on(s, activity, screen):
+            if self._on(s, activity, screen, els):
                 el = self._target(s, els)
                 if el is not None:
                     self.ptr = j + 1 if isinstance(s, (Tap, LongPress, SetSlider)) else j
                     return self._act_on(s, el)
+                if earlier_here is None:
+                    earlier_here = j
+        if earlier_here is not None and not self._rewound:
+            # pushed back to an earlier screen whose target is off-screen: redo from there
+            self._rewound = True
+            self.ptr = earlier_here
+            return self._next(els, pkg, activity, screen, text)
         return {"action_type": "navigate_back"}
 
     # --- grounding -------------------------------------------------------------------------
@@ -143,7 +166,10 @@ class OracleAgent(Agent):
         return activity
 
     @staticmethod
-    def _on(step: Step, activity: str, screen: str) -> bool:
+    def _on(step: Step, activity: str, screen: str, els: list[UIElement]) -> bool:
+        """Whether the phone shows the screen a step belongs to."""
+        if step.requires is not None and step.requires.find(els) is None:
+            return False
         if step.screen is None:
             return True
         want_act, _, want_popup = step.screen.partition("|")
@@ -192,39 +218,46 @@ class OracleAgent(Agent):
             return None
         for j in range(k - 1, -1, -1):
             s = self.plan[j]
-            if isinstance(s, Tap) and s.screen and self._on(s, activity, screen) \
+            if isinstance(s, Tap) and s.screen and self._on(s, activity, screen, els) \
                     and self._target(s, els) is not None:
                 return j
         return None
 
     def _scroll_for(self, k: int, screen: str, els: list[UIElement], text: str) -> dict | None:
         """Scroll the screen's list towards step k's target: down until the list
-        stops moving, then up, then sideways for chip rows."""
+        stops moving, then up, then sideways for chip rows. A scroll that did not
+        move, or moved the wrong way (it was lost or reversed), is retried before
+        the direction is given up."""
         vertical = [e for e in els if e.is_scrollable and e.bbox_pixels
                     and e.bbox_pixels.height >= e.bbox_pixels.width * 0.5]
         horizontal = [e for e in els if e.is_scrollable and e.bbox_pixels
                       and e.bbox_pixels.height < e.bbox_pixels.width * 0.5]
-        order = []
-        if vertical:
-            order += ["down", "up"]
-        if horizontal:
-            order += ["right", "left"]
+        # down and up twice: a frozen or lost scroll can make a list look finished
+        order = (["down", "up", "down", "up"] if vertical else []) + (
+            ["right", "left"] if horizontal else [])
         if not order:
             return None
         st = self._scroll
         if st is None or st[0] != screen or st[1] != k:
-            st = (screen, k, order[0], 0)
+            direction, count, stuck, progressed, phase = order[0], 0, 0, False, 0
         else:
-            moved = text != self._last_text
-            _, _, direction, count = st
-            if not moved or count >= MAX_SCROLLS:
-                i = order.index(direction) if direction in order else -1
-                if i + 1 >= len(order):
+            _, _, direction, count, stuck, progressed, phase = st
+            pool = vertical if direction in ("down", "up") else horizontal
+            box = max(pool, key=lambda e: e.bbox_pixels.width * e.bbox_pixels.height).bbox_pixels \
+                if pool else None
+            moved = _content_shift(self._last_els, els, direction, box)
+            if moved > 0:
+                stuck, progressed = 0, True
+            elif moved == 0:
+                stuck += 1
+            # moved < 0: the scroll went the other way; just try again
+            if (stuck >= 2 and progressed) or stuck >= 4 or count >= MAX_SCROLLS:
+                phase += 1
+                if phase >= len(order):
                     self._scroll = None
                     return None
-                st = (screen, k, order[i + 1], 0)
-        screen_, k_, direction, count = st
-        self._scroll = (screen_, k_, direction, count + 1)
+                direction, count, stuck, progressed = order[phase], 0, 0, False
+        self._scroll = (screen, k, direction, count + 1, stuck, progressed, phase)
         pool = vertical if direction in ("down", "up") else horizontal
         box = max(pool, key=lambda e: e.bbox_pixels.width * e.bbox_pixels.height)
         cx, cy = box.center
@@ -257,6 +290,29 @@ class OracleAgent(Agent):
                 x, y = el.center
                 return {"action_type": "click", "x": x, "y": y}
         return {"action_type": "navigate_back"}
+
+
+def _content_shift(before: list[UIElement], after: list[UIElement], direction: str,
+                   box: BoundingBox | None = None) -> int:
+    """+1 if the content moved the way a scroll in `direction` moves it, -1 if the
+    other way, 0 if it did not move (judged by labels inside the scrolled box
+    that are present in both)."""
+    axis = 1 if direction in ("down", "up") else 0
+    sign = 1 if direction in ("down", "right") else -1
+
+    def inside(e: UIElement) -> bool:
+        b = e.bbox_pixels
+        return bool(e.label) and b is not None and (box is None or (
+            box.x_min <= b.x_min and b.x_max <= box.x_max and box.y_min <= b.y_min
+            and b.y_max <= box.y_max))
+
+    pos = {(e.label, e.class_name): e.center[axis] for e in before if inside(e)}
+    deltas = [pos[(e.label, e.class_name)] - e.center[axis] for e in after
+              if inside(e) and (e.label, e.class_name) in pos]
+    if not deltas:
+        return 1  # nothing in common: the content moved a whole page
+    shift = sorted(deltas)[len(deltas) // 2] * sign
+    return 1 if shift > 0 else -1 if shift < 0 else 0
 
 
 def _key_action(key: str) -> dict[str, Any]:

@@ -35,6 +35,32 @@ def _tasks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _traps(args: argparse.Namespace) -> int:
+    from antrap_gym.traps import LAYERS, TRAP_CLASSES
+
+    rows = []
+    for layer, types in LAYERS.items():
+        for t in types:
+            cls = TRAP_CLASSES[t]
+            sch = cls.default_schedule
+            rows.append({"type": t, "layer": layer, "p": sch.p, "window": sch.window,
+                         "duration": list(sch.duration), "settings": dict(cls.defaults),
+                         "about": " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())})
+    if args.json:
+        print(json.dumps(rows, indent=1, default=list))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="STAR traps")
+    for col in ("layer", "type", "what happens", "duration"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["layer"], r["type"], r["about"], "{}-{}".format(*r["duration"]))
+    Console().print(table)
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     from antrap_gym.bench import run_all
 
@@ -81,6 +107,20 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--out", default="play_out", help="a PNG per step is saved here")
     pl.set_defaults(fn=lambda a: __import__("antrap_gym.cli.play", fromlist=["main"]).main(a))
+
+    sv = sub.add_parser("solvability", help="check trapped tasks stay solvable (oracle on forks)")
+    sv.add_argument("--suite", default="antrap")
+    sv.add_argument("--traps", default="all", help="all | a layer | type[,type...]")
+    sv.add_argument("--variants", type=int, default=None)
+    sv.add_argument("--seed", type=int, default=0)
+    sv.add_argument("--p", type=float, default=None, help="override the per-step probability")
+    sv.add_argument("--json", action="store_true")
+    sv.set_defaults(fn=lambda a: __import__("antrap_gym.cli.solvability",
+                                            fromlist=["main"]).main(a))
+
+    tr = sub.add_parser("traps", help="list the STAR taxonomy and trap settings")
+    tr.add_argument("--json", action="store_true")
+    tr.set_defaults(fn=_traps)
 
     b = sub.add_parser("bench", help="measure the simulated phone's speed")
     b.add_argument("--json", action="store_true")

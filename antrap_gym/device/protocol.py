@@ -125,6 +125,14 @@ class Device(abc.ABC):
         """(package, activity) of the focused window, from `dumpsys window`."""
         return parse_focused_window(self.shell("dumpsys window").stdout)
 
+    def show_overlay(self, overlay: Any) -> bool:
+        """Put a system overlay (`antrap_gym.device.sim.wm.Overlay`) on screen.
+
+        Returns False when the backend cannot host one; the interruption trap
+        then composites it into observations and intercepts taps (a virtual overlay).
+        """
+        return False
+
     def observation_token(self) -> object | None:
         """A value that changes whenever the screen may have changed, or None
         when the backend cannot tell (then observations are always re-read)."""

@@ -8,6 +8,7 @@ action's error); actions are AndroidWorld JSON actions (string, dict or
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import gymnasium as gym
@@ -70,6 +71,11 @@ class AndroidEnv(gym.Env):
         self.task = None
         self.step_count = 0
         self.budget = 0
+        self.base_budget = 0
+        self.stolen_steps = 0
+        self.budget_factor = 1.0
+        #: every trap event of the episode, written by trap wrappers (dicts)
+        self.trap_events: list[dict[str, Any]] = []
         self.answer: str | None = None
         self.history: list[dict[str, Any]] = []
         self.elements: list[UIElement] = []
@@ -101,13 +107,17 @@ class AndroidEnv(gym.Env):
         self.task = template(params)
         self.task.setup(self.device)
         self.step_count = 0
-        self.budget = self.max_steps_override or self.task.max_steps
+        self.base_budget = self.max_steps_override or self.task.max_steps
+        self.stolen_steps = 0
+        self.budget_factor = 1.0
+        self.budget = self.base_budget
+        self.trap_events = []
         self.answer = None
         self.history = []
         self._error = ""
         self._token = None
         self._done = False
-        return self._observe(), self._info()
+        return self.observe(), self._info()
 
     def step(self, action: Any):
         if self.task is None:
@@ -134,7 +144,7 @@ class AndroidEnv(gym.Env):
             info.update(info_extra, error=f"{type(e).__name__}: {e}", success=0.0)
             return obs, 0.0, False, True, info
         truncated = not terminated and self.step_count >= self.budget
-        obs = self._observe()
+        obs = self.observe()
         info = self._info()
         info.update(info_extra)
         reward = 0.0
@@ -157,8 +167,18 @@ class AndroidEnv(gym.Env):
         super().close()
 
     # --- budget (trap wrappers extend it) -----------------------------------------------
-    def extend_budget(self, steps: int) -> None:
-        self.budget += int(steps)
+    def set_budget_factor(self, factor: float) -> None:
+        """Scale the episode's budget (AnTrap extends trapped episodes x1.15)."""
+        self.budget_factor = max(self.budget_factor, float(factor))
+        self._rebudget()
+
+    def add_stolen_steps(self, n: int) -> None:
+        """Give back steps a trap took from the agent (deadlocked or hijacked steps)."""
+        self.stolen_steps += int(n)
+        self._rebudget()
+
+    def _rebudget(self) -> None:
+        self.budget = math.ceil((self.base_budget + self.stolen_steps) * self.budget_factor - 1e-9)
 
     # --- actions ---------------------------------------------------------------------
     def point_of(self, act: Action) -> tuple[int, int]:
@@ -268,7 +288,8 @@ class AndroidEnv(gym.Env):
         return 0, int(h * 0.2), w, int(h * 0.8)
 
     # --- observations ---------------------------------------------------------------------
-    def _observe(self) -> dict[str, Any]:
+    def observe(self) -> dict[str, Any]:
+        """The observation of the phone as it is now."""
         token = self.device.observation_token()
         if token is None or token != self._token:
             self.elements = self.device.ui_elements()
@@ -286,7 +307,7 @@ class AndroidEnv(gym.Env):
 
     def _safe_observe(self) -> dict[str, Any]:
         try:
-            return self._observe()
+            return self.observe()
         except DeviceError:
             w, h = self.screen_size
             obs: dict[str, Any] = {"ui_elements": "", "goal": self.task.goal if self.task else "",
@@ -304,5 +325,6 @@ class AndroidEnv(gym.Env):
             "step": self.step_count,
             "budget": self.budget,
             "answer": self.answer,
+            "traps": self.trap_events,
             "last_action_error": self._error,
         }

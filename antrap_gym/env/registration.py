@@ -2,17 +2,42 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gymnasium.envs.registration import register, registry
 
-ENTRY = "antrap_gym.env.android_env:AndroidEnv"
+FACTORY = "antrap_gym.env.registration:make_env"
+
+
+def make_env(traps: Any = None, verify_solvable: bool = False, budget_factor: float | None = None,
+             **env_kwargs: Any):
+    """An AndroidEnv, wrapped in the trap stack `traps` (ids, layers, dicts or YAML)."""
+    from antrap_gym.env.android_env import AndroidEnv
+
+    env = AndroidEnv(**env_kwargs)
+    if traps:
+        from antrap_gym.traps import wrap
+        from antrap_gym.traps.base import BUDGET_FACTOR
+
+        env = wrap(env, traps, verify_solvable=verify_solvable,
+                   budget_factor=BUDGET_FACTOR if budget_factor is None else budget_factor)
+    return env
 
 
 def register_envs() -> None:
-    specs = {
+    from antrap_gym.traps.taxonomy import LAYERS, TRAP_TYPES, camel
+
+    specs: dict[str, dict[str, Any]] = {
         "antrap/AndroidSim-v0": {},
         "antrap/AndroidSim-Text-v0": {"obs_mode": "text"},
         "antrap/AndroidSim-Mini-v0": {"suite": "antrap-mini"},
     }
+    for t in TRAP_TYPES:
+        specs[f"antrap/AndroidSim-{camel(t)}-v0"] = {"traps": [t]}
+        specs[f"antrap/AndroidSim-Text-{camel(t)}-v0"] = {"traps": [t], "obs_mode": "text"}
+    for layer in LAYERS:
+        specs[f"antrap/AndroidSim-{layer.capitalize()}Layer-v0"] = {"traps": [layer]}
+    specs["antrap/AndroidSim-AllTraps-v0"] = {"traps": ["all"]}
     for env_id, kwargs in specs.items():
         if env_id not in registry:
-            register(id=env_id, entry_point=ENTRY, kwargs=kwargs, disable_env_checker=True)
+            register(id=env_id, entry_point=FACTORY, kwargs=kwargs, disable_env_checker=True)

@@ -21,9 +21,11 @@ class SimDevice(Device):
     backend = "sim"
     deterministic = True
 
-    def __init__(self, width: int = 1080, height: int = 2400) -> None:
+    def __init__(self, width: int = 1080, height: int = 2400, host_overlays: bool = True) -> None:
         self.phone = Phone(width, height)
         self._shell = Shell(self.phone)
+        #: False makes the phone behave like a backend without an overlay helper app
+        self.host_overlays = host_overlays
 
     # --- Device protocol --------------------------------------------------------
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
@@ -87,6 +89,12 @@ class SimDevice(Device):
 
     def wait(self, seconds: float) -> None:
         self.phone.advance(int(max(0.0, seconds) * 1000))
+
+    def show_overlay(self, overlay) -> bool:
+        if not self.host_overlays:
+            return False
+        self.phone.show_overlay(overlay)
+        return True
 
     def observation_token(self) -> object:
         return self.phone.revision

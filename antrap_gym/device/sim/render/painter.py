@@ -174,6 +174,8 @@ class Painter:
         if not s:
             return
         x0, y0, x1, y1 = rect
+        if x1 - x0 < 10**5 and txt.text_width(s, size) > x1 - x0:
+            s = txt.ellipsize(s, size, x1 - x0)  # drawn cut; the element keeps the full text
         m = cv.text_mask(s, size, bold)
         h, w = m.shape
         y = y0 + (y1 - y0 - h) // 2

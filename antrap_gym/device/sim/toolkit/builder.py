@@ -245,13 +245,13 @@ class UI:
                         icon=a.icon, on_click=a.on_click, rid=a.rid)
             if a.checked is not None:
                 v.checkable, v.checked = True, a.checked
-        size = self.sp(SP_TITLE)
         self.mk(
             "text",
             (x, r[1], right - self.dp(8), r[3]),
             bar,
-            text=txt.ellipsize(title, size, right - x - self.dp(8)),
+            text=title,  # the full title: ellipsis is only how it is drawn
             style="title",
+            rid=f"{self.package}:id/toolbar_title",
         )
         return bar
 
@@ -320,17 +320,14 @@ class UI:
         right = r[2] - self.dp(16)
         if trailing:
             right = self._trailing(row, trailing, r, right)
-        tsize = self.sp(SP_BODY)
-        avail = max(1, right - x - self.dp(8))
         if summary:
             mid = r[1] + h // 2
             self.mk("text", (x, r[1] + self.dp(10), right, mid + self.dp(2)), row,
-                    text=txt.ellipsize(title, tsize, avail), style="row_title")
+                    text=title, style="row_title")
             self.mk("text", (x, mid + self.dp(2), right, r[3] - self.dp(10)), row,
-                    text=txt.ellipsize(summary, self.sp(SP_SMALL), avail), style="summary")
+                    text=summary, style="summary")
         else:
-            self.mk("text", (x, r[1], right, r[3]), row, text=txt.ellipsize(title, tsize, avail),
-                    style="row_title")
+            self.mk("text", (x, r[1], right, r[3]), row, text=title, style="row_title")
         return row
 
     def _trailing(self, row: View, trailing: tuple, r: Rect, right: int) -> int:
@@ -520,7 +517,7 @@ def _menu_card(ui: UI, menu: Menu, screen: Rect) -> None:
     y = y0 + ui.dp(8)
     if menu.title:
         ui.mk("text", (x0 + ui.dp(16), y, x0 + w - ui.dp(16), y + item_h), card, text=menu.title,
-              style="caption")
+              style="caption", rid="android:id/title")
         y += item_h
     phone, act = ui.phone, ui.activity
     for c in menu.items:

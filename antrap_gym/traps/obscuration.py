@@ -1,0 +1,133 @@
+"""State-layer trap: part of the screen is blurred or covered for a while."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from antrap_gym.device.elements import BoundingBox, serialize_elements
+from antrap_gym.traps import repaint
+from antrap_gym.traps.base import TrapWrapper
+from antrap_gym.traps.schedule import TriggerSchedule
+from antrap_gym.traps.taxonomy import register_trap
+
+PATCH_COLORS = ((32, 32, 36), (128, 128, 128), (240, 240, 240))
+
+
+@register_trap
+class VisualObscuration(TrapWrapper):
+    """Gaussian blur (radius 15) or a solid patch over a random element, the key
+    element (the one the oracle would touch next) or a random region.
+
+    The screenshot is altered; the elements under the cover are removed from the
+    text observation when `hide_elements` is true (the default in text mode,
+    where a picture-only cover would hide nothing).
+    """
+
+    trap_type = "visual_obscuration"
+    default_schedule = TriggerSchedule(duration=(1, 3))
+    defaults = {"targets": ("random_element", "key_element", "region"),
+                "styles": ("blur", "patch"), "blur_radius": 15, "hide_elements": None}
+
+    def on_reset(self) -> None:
+        self._cover: tuple[tuple[int, int, int, int], str, tuple[int, int, int]] | None = None
+
+    def before_observation(self, t, obs):
+        active = self.active_at(t)
+        if active is None:
+            self._cover = None
+            return obs
+        k, firing = active
+        if firing.step == t:
+            rng = self.firing_rng(k)
+            targets, styles = list(self.params["targets"]), list(self.params["styles"])
+            target = targets[int(rng.integers(len(targets)))]
+            style = styles[int(rng.integers(len(styles)))]
+            rect, what = self._pick(target, rng, obs)
+            color = PATCH_COLORS[int(rng.integers(len(PATCH_COLORS)))]
+            self._cover = (rect, style, color)
+            event = self.record(t, firing.duration,
+                                params={"target": target, "style": style, "rect": list(rect)},
+                                substituted={"covered": what})
+            self.check_solvable(event)
+        if self._cover is None:
+            return obs
+        return self._apply(obs)
+
+    def _hide(self) -> bool:
+        h = self.params["hide_elements"]
+        return (self.unwrapped.obs_mode == "text") if h is None else bool(h)
+
+    def _apply(self, obs: dict[str, Any]) -> dict[str, Any]:
+        rect, style, color = self._cover
+        new = dict(obs)
+        if "screenshot" in obs:
+            img = obs["screenshot"].copy()
+            if style == "blur":
+                repaint.blur(img, rect, self.params["blur_radius"])
+            else:
+                repaint.cover(img, rect, color)
+            new["screenshot"] = img
+        if self._hide():
+            els = self.unwrapped.elements
+            keep = [(i, e) for i, e in enumerate(els) if not _mostly_inside(e.bbox_pixels, rect)]
+            lines = serialize_elements([e for _, e in keep]).splitlines()
+            # keep the true indices so index-addressed actions still mean what they meant
+            new["ui_elements"] = "\n".join(f"[{i}]" + ln.split("]", 1)[1]
+                                           for (i, _), ln in zip(keep, lines))
+        return new
+
+    def _pick(self, target: str, rng, obs) -> tuple[tuple[int, int, int, int], str]:
+        base = self.unwrapped
+        w, h = base.screen_size
+        els = [e for e in base.elements if e.bbox_pixels is not None and e.label
+               and e.bbox_pixels.width * e.bbox_pixels.height < 0.5 * w * h]
+        if target == "key_element":
+            key = self._key_element()
+            if key is not None:
+                return _pad(key, w, h), key_label(key, base.elements)
+            target = "random_element"
+        if target == "random_element" and els:
+            e = els[int(rng.integers(len(els)))]
+            return _pad(e.bbox_pixels, w, h), e.label
+        rw, rh = int(w * rng.uniform(0.25, 0.45)), int(h * rng.uniform(0.12, 0.25))
+        x0, y0 = int(rng.integers(0, w - rw)), int(rng.integers(int(h * 0.05), h - rh - int(h * 0.05)))
+        return (x0, y0, x0 + rw, y0 + rh), "region"
+
+    def _key_element(self) -> BoundingBox | None:
+        """Where the oracle would touch next on this screen."""
+        from antrap_gym.agents.oracle import OracleAgent
+
+        base = self.unwrapped
+        oracle = OracleAgent()
+        oracle.reset(base, {}, {})
+        try:
+            act = oracle.act(base.observe(), {})
+        except Exception:  # the oracle is a guide here, never a failure
+            return None
+        if "x" not in act:
+            return None
+        hits = [e for e in base.elements if e.bbox_pixels is not None
+                and e.bbox_pixels.contains(act["x"], act["y"])]
+        if not hits:
+            return None
+        return min(hits, key=lambda e: e.bbox_pixels.width * e.bbox_pixels.height).bbox_pixels
+
+
+def key_label(b: BoundingBox, els) -> str:
+    inside = [e.label for e in els if e.bbox_pixels == b and e.label]
+    return inside[0] if inside else "key element"
+
+
+def _pad(b: BoundingBox, w: int, h: int, pad: int = 6) -> tuple[int, int, int, int]:
+    return (max(0, b.x_min - pad), max(0, b.y_min - pad), min(w, b.x_max + pad),
+            min(h, b.y_max + pad))
+
+
+def _mostly_inside(b: BoundingBox | None, rect: tuple[int, int, int, int]) -> bool:
+    if b is None or b.width <= 0 or b.height <= 0:
+        return False
+    x0, y0 = max(b.x_min, rect[0]), max(b.y_min, rect[1])
+    x1, y1 = min(b.x_max, rect[2]), min(b.y_max, rect[3])
+    if x1 <= x0 or y1 <= y0:
+        return False
+    return (x1 - x0) * (y1 - y0) >= 0.5 * b.width * b.height

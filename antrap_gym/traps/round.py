@@ -1,0 +1,149 @@
+"""Round-layer traps: several consecutive steps are taken over.
+
+- state_deadlock: the phone ignores the agent for d steps and the screen is frozen.
+- context_disruption: the phone is sent home, or to another app through recents.
+- loop: BACK is injected every N steps over a window.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from antrap_gym.traps.base import NO_OP, TrapWrapper
+from antrap_gym.traps.schedule import TriggerSchedule
+from antrap_gym.traps.taxonomy import register_trap
+
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+#: actions that are the agent talking, not touching: a frozen phone does not stop them
+NOT_PHONE = ("status", "answer")
+
+
+@register_trap
+class StateDeadlock(TrapWrapper):
+    """For d steps (1 .. budget/4, default 3) actions do nothing and the screen
+    does not change; the steps are given back to the budget."""
+
+    trap_type = "state_deadlock"
+    default_schedule = TriggerSchedule(duration=(3, 3))
+    defaults: dict[str, Any] = {}
+
+    def max_duration(self, budget: int) -> int:
+        return max(1, budget // 4)
+
+    def on_reset(self) -> None:
+        self._shown: dict[str, Any] | None = None
+        self._event: dict[str, Any] | None = None
+
+    def before_observation(self, t, obs):
+        active = self.active_at(t)
+        if active is not None and active[1].step < t and self._shown is not None:
+            return _copy_obs(self._shown)  # still frozen: the pre-deadlock picture
+        self._shown = obs
+        return obs
+
+    def before_action(self, t, action):
+        active = self.active_at(t)
+        if active is None:
+            return action
+        k, firing = active
+        if firing.step == t:
+            self._event = self.record(t, firing.duration,
+                                      params={"duration": firing.duration},
+                                      substituted={"ignored": []}, stolen=firing.duration)
+            self.check_solvable(self._event)
+        act = self.parse_action(action)
+        if act is not None and act.action_type in NOT_PHONE:
+            return action
+        if self._event is not None:
+            self._event["substituted"]["ignored"].append(
+                act.to_dict() if act is not None else str(action)[:200])
+        return NO_OP
+
+
+@register_trap
+class ContextDisruption(TrapWrapper):
+    """Before the agent's next look, the phone goes home or switches app via recents."""
+
+    trap_type = "context_disruption"
+    defaults = {"modes": ("home", "app_switch")}
+
+    def before_observation(self, t, obs):
+        hit = self.firing_at(t)
+        if hit is None:
+            return obs
+        k, firing = hit
+        rng = self.firing_rng(k)
+        base = self.unwrapped
+        dev = base.device
+        pre = self.where()
+        modes = list(self.params["modes"])
+        mode = modes[int(rng.integers(len(modes)))]
+        params: dict[str, Any] = {"mode": mode}
+        if mode == "home":
+            dev.key("KEYCODE_HOME")
+        else:
+            params["to"] = self._switch_app(rng, pre.screen[0])
+        event = self.record(t, 1, params=params, substituted={"from": list(pre.screen)}, pre=pre)
+        self.check_solvable(event)
+        return self.refresh()
+
+    def _switch_app(self, rng, current: str) -> str:
+        """Open recents and tap another app's card; launch one if none is there."""
+        base = self.unwrapped
+        dev = base.device
+        task_apps = set(base.task.apps)
+        others = sorted(p for p in dev.app_packages().values()
+                        if p not in task_apps and p != current and p != LAUNCHER)
+        target = others[int(rng.integers(len(others)))] if others else LAUNCHER
+        dev.key("KEYCODE_APP_SWITCH")
+        labels = {pkg: label for label, pkg in dev.app_packages().items()}
+        cards = [e for e in dev.ui_elements() if e.is_clickable and e.content_description
+                 and e.content_description.casefold() == labels.get(target, "").casefold()]
+        if cards:
+            dev.tap(*cards[0].center)
+        else:
+            dev.key("KEYCODE_HOME")
+            dev.launch(target)
+        return target
+
+
+@register_trap
+class Loop(TrapWrapper):
+    """BACK every `interval` steps (default 2) over a window of 4-6 steps."""
+
+    trap_type = "loop"
+    default_schedule = TriggerSchedule(duration=(4, 6))
+    defaults = {"interval": 2}
+
+    def on_reset(self) -> None:
+        self._event: dict[str, Any] | None = None
+
+    def before_observation(self, t, obs):
+        active = self.active_at(t)
+        if active is None:
+            return obs
+        k, firing = active
+        if (t - firing.step) % max(1, int(self.params["interval"])) != 0:
+            return obs
+        base = self.unwrapped
+        if t == firing.step:
+            self._event = self.record(t, firing.duration,
+                                      params={"interval": self.params["interval"],
+                                              "window": firing.duration},
+                                      substituted={"back_at_steps": []}, stolen=0)
+        base.device.key("KEYCODE_BACK")
+        base.add_stolen_steps(1)  # each BACK undoes a step
+        if self._event is not None:
+            self._event["budget_added"] += 1
+            self._event["substituted"]["back_at_steps"].append(t)
+            if t == firing.step:
+                self.check_solvable(self._event)
+        return self.refresh()
+
+
+def _copy_obs(obs: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy (observations are never shared between steps)."""
+    out = dict(obs)
+    if "screenshot" in out:
+        out["screenshot"] = out["screenshot"].copy()
+    return out
