@@ -27,6 +27,7 @@ TARGETS = {
     "reset_ms": "<= 2",
     "snapshot_restore_ms": "<= 1",
     "rss_mb_per_env": "<= 50",
+    "trap_overhead_pct_worst_single": "<= 5",
 }
 
 
@@ -164,6 +165,42 @@ def bench_vector(streams, workers=(1, 2), steps: int = 300, obs_mode: str = "tex
     return res
 
 
+def bench_trap_overhead(streams, repeats: int = 9) -> dict[str, Any]:
+    """Extra time a trap wrapper adds to a step on which it does not fire.
+
+    Plain and trapped replays alternate, and the overhead is the median of the
+    paired ratios, so slow drifts of the machine cancel out."""
+    from antrap_gym.env.registration import make_env
+    from antrap_gym.traps import TRAP_TYPES
+
+    never = {"p": 0.0, "at_least_once": False}
+    plain = make_env(obs_mode="text")
+    _replay(plain, streams[:5])
+
+    def overhead(traps) -> float:
+        env = make_env(obs_mode="text", traps=traps)
+        _replay(env, streams[:5])
+        ratios = []
+        gc.collect()
+        gc.disable()
+        try:
+            for _ in range(repeats):
+                n0, s0, _, _ = _replay(plain, streams)
+                n1, s1, _, _ = _replay(env, streams)
+                ratios.append((s1 / n1) / (s0 / n0))
+        finally:
+            gc.enable()
+        return 100 * (statistics.median(ratios) - 1)
+
+    n, secs, _, _ = _replay(plain, streams)
+    out: dict[str, Any] = {"trap_overhead_base_us_per_step": secs / n * 1e6}
+    for t in TRAP_TYPES:
+        out[f"trap_overhead_pct_{t}"] = overhead([{"type": t, **never}])
+    out["trap_overhead_pct_worst_single"] = max(out[f"trap_overhead_pct_{t}"] for t in TRAP_TYPES)
+    out["trap_overhead_pct_all_ten_stacked"] = overhead([{"type": t, **never} for t in TRAP_TYPES])
+    return out
+
+
 def run_all(quick: bool = False) -> dict[str, Any]:
     from tasks import get_suite
 
@@ -175,5 +212,6 @@ def run_all(quick: bool = False) -> dict[str, Any]:
     out.update(bench_memory(4 if quick else 8))
     for mode in ("text", "screenshot"):
         out.update(bench_vector(streams, steps=100 if quick else 300, obs_mode=mode))
+    out.update(bench_trap_overhead(streams, repeats=3 if quick else 9))
     out["targets"] = TARGETS
     return out

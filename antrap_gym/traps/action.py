@@ -65,7 +65,7 @@ class ActionTrap(TrapWrapper):
     def keeps_solvable(self, action: dict[str, Any]) -> bool:
         """On the simulated phone, prove on a fork that the task stays solvable after
         this perturbed action (elsewhere the label rules are all we have)."""
-        base = self.unwrapped
+        base = self.base
         if not self.params.get("prove_solvable", True) or not self._prover.available(base):
             return True
         return self._prover.distance(base, first_action=action) is not None
@@ -76,7 +76,7 @@ class ActionTrap(TrapWrapper):
         return self.point_of(act)
 
     def clamp(self, x: float, y: float) -> tuple[int, int]:
-        w, h = self.unwrapped.screen_size
+        w, h = self.base.screen_size
         return int(min(w - 1, max(0, round(x)))), int(min(h - 1, max(0, round(y))))
 
 
@@ -136,7 +136,7 @@ class TypeMismatch(ActionTrap):
         if t == "input_text":
             p = self.target_point(act)
             if p is None:
-                focused = next((e for e in self.unwrapped.elements if e.is_focused), None)
+                focused = next((e for e in self.base.elements if e.is_focused), None)
                 if focused is None:
                     return None
                 p = focused.center
@@ -167,7 +167,7 @@ class IntentDeviation(ActionTrap):
         p = self.target_point(act)
         if p is None:
             return None
-        els = self.unwrapped.elements
+        els = self.base.elements
         here = _element_at(els, p)
         # 1. the element with the opposite label
         opp = antonym(here.label) if here is not None else None
@@ -179,7 +179,7 @@ class IntentDeviation(ActionTrap):
                 return _pointed(act, x, y), {"mode": "antonym", "from_label": here.label,
                                              "to_label": target.label, "to": [x, y]}
         # 2. a nearby clickable element
-        w, h = self.unwrapped.screen_size
+        w, h = self.base.screen_size
         radius = self.params["radius"] * min(w, h)
         near = [e for e in els if self._eligible(e, els, p) and e.bbox_pixels is not None
                 and math.dist(e.center, p) <= radius]

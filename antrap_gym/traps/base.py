@@ -53,6 +53,8 @@ class TrapWrapper(gym.Wrapper):
         **params: Any,
     ) -> None:
         super().__init__(env)
+        #: the AndroidEnv at the bottom of the stack (cached: `unwrapped` walks the stack)
+        self.base = env.unwrapped
         unknown = set(params) - set(self.defaults)
         if unknown:
             raise TypeError(f"{self.trap_type} does not take {sorted(unknown)}; "
@@ -90,7 +92,7 @@ class TrapWrapper(gym.Wrapper):
     # --- the gymnasium surface ---------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         obs, info = self.env.reset(seed=seed, options=options)
-        base = self.unwrapped
+        base = self.base
         trap_seed = (options or {}).get("trap_seed", seed)
         if trap_seed is None:
             trap_seed = int(base.np_random.integers(2**62))
@@ -114,7 +116,7 @@ class TrapWrapper(gym.Wrapper):
         if not done:
             obs = self.before_observation(t + 1, obs)
         self._track_recovery(t, done, info)
-        info = dict(info, budget=self.unwrapped.budget, traps=self.unwrapped.trap_events)
+        info["budget"] = self.base.budget  # a trap may have extended it during this step
         return obs, reward, terminated, truncated, info
 
     # --- hooks for the trap types ---------------------------------------------------------
@@ -152,13 +154,13 @@ class TrapWrapper(gym.Wrapper):
 
     def point_of(self, act: Action) -> tuple[int, int] | None:
         try:
-            return self.unwrapped.point_of(act)
+            return self.base.point_of(act)
         except ActionError:
             return None
 
     def refresh(self) -> dict[str, Any]:
         """Re-read the phone after a trap changed it (overlay, HOME, BACK...)."""
-        return self.unwrapped.observe()
+        return self.base.observe()
 
     def record(self, step: int, duration: int = 1, params: dict[str, Any] | None = None,
                substituted: dict[str, Any] | None = None, track: bool = True,
@@ -168,7 +170,7 @@ class TrapWrapper(gym.Wrapper):
         `stolen` steps are given back to the budget: the step a trap hijacked
         (a perturbed action, a step acted on a false picture, a pop-up to close)
         or the steps it froze."""
-        base = self.unwrapped
+        base = self.base
         if stolen:
             base.add_stolen_steps(stolen)
         event = {
@@ -193,7 +195,7 @@ class TrapWrapper(gym.Wrapper):
     def where(self) -> Pre:
         """Where the agent stands now: its screen, task progress, and (on the
         simulated phone) how many steps the oracle would still need."""
-        base = self.unwrapped
+        base = self.base
         distance = None
         if self.recovery == "oracle" and self._prover.available(base):
             distance = self._prover.distance(base)
@@ -203,7 +205,7 @@ class TrapWrapper(gym.Wrapper):
     def check_solvable(self, event: dict[str, Any]) -> None:
         """The solvability guard: fork the phone and let the oracle finish from here."""
         if self.verify_solvable:
-            event["solvable"] = self._prover.distance(self.unwrapped) is not None
+            event["solvable"] = self._prover.distance(self.base) is not None
 
     def _track_recovery(self, t: int, done: bool, info: dict[str, Any]) -> None:
         """After step t: is the agent back where each trap found it (or further)?"""

@@ -66,7 +66,7 @@ class ExternalInterruption(TrapWrapper):
     def on_reset(self) -> None:
         self._virtual: VirtualOverlay | None = None
         self._events: dict[str, dict[str, Any]] = {}
-        phone = getattr(self.unwrapped.device, "phone", None)
+        phone = getattr(self.base.device, "phone", None)
         self._seen_log = len(phone.wm.overlay_log) if phone is not None else 0
 
     # --- firing -----------------------------------------------------------------------
@@ -80,7 +80,7 @@ class ExternalInterruption(TrapWrapper):
         return obs
 
     def _fire(self, t: int, k: int, firing) -> dict[str, Any]:
-        base = self.unwrapped
+        base = self.base
         rng = self.firing_rng(k)
         styles = list(self.params["styles"])
         style = styles[int(rng.integers(len(styles)))]
@@ -104,7 +104,7 @@ class ExternalInterruption(TrapWrapper):
 
     def _collect_results(self) -> None:
         """Read how native overlays were closed from the window manager's log."""
-        phone = getattr(self.unwrapped.device, "phone", None)
+        phone = getattr(self.base.device, "phone", None)
         if phone is None:
             return
         log = phone.wm.overlay_log

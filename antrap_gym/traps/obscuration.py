@@ -55,7 +55,7 @@ class VisualObscuration(TrapWrapper):
 
     def _hide(self) -> bool:
         h = self.params["hide_elements"]
-        return (self.unwrapped.obs_mode == "text") if h is None else bool(h)
+        return (self.base.obs_mode == "text") if h is None else bool(h)
 
     def _apply(self, obs: dict[str, Any]) -> dict[str, Any]:
         rect, style, color = self._cover
@@ -68,7 +68,7 @@ class VisualObscuration(TrapWrapper):
                 repaint.cover(img, rect, color)
             new["screenshot"] = img
         if self._hide():
-            els = self.unwrapped.elements
+            els = self.base.elements
             keep = [(i, e) for i, e in enumerate(els) if not _mostly_inside(e.bbox_pixels, rect)]
             lines = serialize_elements([e for _, e in keep]).splitlines()
             # keep the true indices so index-addressed actions still mean what they meant
@@ -77,7 +77,7 @@ class VisualObscuration(TrapWrapper):
         return new
 
     def _pick(self, target: str, rng, obs) -> tuple[tuple[int, int, int, int], str]:
-        base = self.unwrapped
+        base = self.base
         w, h = base.screen_size
         els = [e for e in base.elements if e.bbox_pixels is not None and e.label
                and e.bbox_pixels.width * e.bbox_pixels.height < 0.5 * w * h]
@@ -97,7 +97,7 @@ class VisualObscuration(TrapWrapper):
         """Where the oracle would touch next on this screen."""
         from antrap_gym.agents.oracle import OracleAgent
 
-        base = self.unwrapped
+        base = self.base
         oracle = OracleAgent()
         oracle.reset(base, {}, {})
         try:

@@ -73,7 +73,7 @@ class ContextDisruption(TrapWrapper):
             return obs
         k, firing = hit
         rng = self.firing_rng(k)
-        base = self.unwrapped
+        base = self.base
         dev = base.device
         pre = self.where()
         modes = list(self.params["modes"])
@@ -89,7 +89,7 @@ class ContextDisruption(TrapWrapper):
 
     def _switch_app(self, rng, current: str) -> str:
         """Open recents and tap another app's card; launch one if none is there."""
-        base = self.unwrapped
+        base = self.base
         dev = base.device
         task_apps = set(base.task.apps)
         others = sorted(p for p in dev.app_packages().values()
@@ -125,7 +125,7 @@ class Loop(TrapWrapper):
         k, firing = active
         if (t - firing.step) % max(1, int(self.params["interval"])) != 0:
             return obs
-        base = self.unwrapped
+        base = self.base
         if t == firing.step:
             self._event = self.record(t, firing.duration,
                                       params={"interval": self.params["interval"],

@@ -83,7 +83,7 @@ class VisualHallucination(OneStepView):
     defaults = {"modes": ("antonym", "flip")}
 
     def alter(self, t, obs, k):
-        base = self.unwrapped
+        base = self.base
         els = list(base.elements)
         modes = set(self.params["modes"])
         cands: list[tuple[int, str, str]] = []
