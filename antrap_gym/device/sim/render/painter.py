@@ -245,8 +245,10 @@ class Painter:
             color = self.t.nav_fg
         elif name == "star" or (v.checkable and v.checked):
             color = self.t.primary
+        elif self.on_dark or (bg is not None and sum(bg) < 300):
+            color = (255, 255, 255)  # on a wallpaper or a dark card (an ad)
         else:
-            color = (255, 255, 255) if self.on_dark else self.t.on_variant
+            color = self.t.on_variant
         size = min(self.dp(24), v.rect[3] - v.rect[1])
         cv.icon(self.f, name, v.rect, color, size=size, clip=clip, bg=bg)
 
