@@ -14,9 +14,10 @@ from antrap_gym.agents.base import Agent
 @dataclass
 class StepRecord:
     step: int
-    action: dict[str, Any] | str | None
+    action: dict[str, Any] | str | None  # what was executed (or what the agent sent, if invalid)
     error: str
     thought: str = ""
+    raw: str = ""  # the model's raw output, for model-backed agents
 
 
 @dataclass
@@ -47,10 +48,15 @@ def run_episode(
     options: dict[str, Any] | None = None,
     agent_seed: int | None = None,
     on_step=None,
+    on_reset=None,
 ) -> EpisodeResult:
-    """Reset, let the agent act until the episode ends, and record what happened."""
+    """Reset, let the agent act until the episode ends, and record what happened.
+
+    `on_reset(obs, info)` and `on_step(obs, info)` see every observation."""
     t0 = time.perf_counter()
     obs, info = env.reset(seed=seed, options=options)
+    if on_reset is not None:
+        on_reset(obs, info)
     agent.reset(env, obs, info, seed=agent_seed if agent_seed is not None else seed)
     traj: list[StepRecord] = []
     reward, terminated, truncated = 0.0, False, False
@@ -63,7 +69,8 @@ def run_episode(
             break
         obs, reward, terminated, truncated, info = env.step(action)
         traj.append(StepRecord(info.get("step", len(traj) + 1), info.get("action") or action,
-                               obs.get("last_action_error", ""), getattr(agent, "last_thought", "")))
+                               obs.get("last_action_error", ""), getattr(agent, "last_thought", ""),
+                               str(getattr(agent, "last_raw", "") or "")))
         if on_step is not None:
             on_step(obs, info)
     err = err or info.get("error")

@@ -3,8 +3,9 @@
 from antrap_gym.agents.base import Agent
 from antrap_gym.agents.oracle import OracleAgent
 from antrap_gym.agents.random_agent import RandomAgent
+from antrap_gym.agents.replay import ReplayAgent
 
-AGENTS = {"oracle": OracleAgent, "random": RandomAgent}
+AGENTS = {"oracle": OracleAgent, "random": RandomAgent, "replay": ReplayAgent}
 
 
 def make_agent(name: str, **kwargs) -> Agent:
@@ -19,4 +20,4 @@ def make_agent(name: str, **kwargs) -> Agent:
     raise KeyError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))} or module:Class")
 
 
-__all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent", "ReplayAgent", "make_agent"]

@@ -10,6 +10,9 @@ before the trap.
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -17,6 +20,12 @@ if TYPE_CHECKING:
 
 #: how many steps beyond the task's budget the oracle may take on a fork
 SLACK = 10
+MEMO_SIZE = 512
+
+
+def _state_bytes(snap) -> bytes:
+    blob, dbs = snap.payload
+    return blob + b"".join(dbs[k] for k in sorted(dbs))
 
 
 class Prover:
@@ -24,6 +33,8 @@ class Prover:
 
     def __init__(self) -> None:
         self._scratch: AndroidEnv | None = None
+        #: distance by (task, phone state): agents revisit states (home, a list...)
+        self._memo: OrderedDict[tuple, int | None] = OrderedDict()
 
     @staticmethod
     def available(env: AndroidEnv) -> bool:
@@ -34,11 +45,25 @@ class Prover:
     def distance(self, env: AndroidEnv, first_action: dict | None = None) -> int | None:
         """Oracle steps to success from `env`'s current state (after `first_action`,
         when given, is executed on the fork); None if the oracle fails."""
-        from antrap_gym.agents.oracle import OracleAgent
 
         if not self.available(env):
             raise RuntimeError("forking needs the simulated phone")
-        fork = self._fork(env)
+        snap = env.device.snapshot()
+        key = (id(env.task), hashlib.blake2b(_state_bytes(snap), digest_size=16).digest(),
+               json.dumps(first_action, sort_keys=True, default=str), env.answer)
+        if key in self._memo:
+            self._memo.move_to_end(key)
+            return self._memo[key]
+        d = self._distance(env, snap, first_action)
+        self._memo[key] = d
+        if len(self._memo) > MEMO_SIZE:
+            self._memo.popitem(last=False)
+        return d
+
+    def _distance(self, env: AndroidEnv, snap, first_action: dict | None) -> int | None:
+        from antrap_gym.agents.oracle import OracleAgent
+
+        fork = self._fork(env, snap)
         if first_action is not None:
             _, _, terminated, truncated, _ = fork.step(first_action)
             if terminated or truncated:
@@ -55,14 +80,14 @@ class Prover:
                 return n - 1 if ok else None
         return None
 
-    def _fork(self, env: AndroidEnv) -> AndroidEnv:
+    def _fork(self, env: AndroidEnv, snap) -> AndroidEnv:
         from antrap_gym.env.android_env import AndroidEnv as Env
 
         w, h = env.screen_size
         scratch = self._scratch
         if scratch is None or scratch.screen_size != (w, h):
             scratch = self._scratch = Env(task=type(env.task), obs_mode="text", screen_size=(w, h))
-        scratch.device.restore(env.device.snapshot())
+        scratch.device.restore(snap)
         scratch.task = env.task
         scratch.step_count = 0
         scratch.base_budget = scratch.budget = env.task.max_steps + SLACK

@@ -459,7 +459,7 @@ class Painter:
 
     def k_scrim(self, v: View, clip, bg):
         if v.style == "dim":
-            cv.shade(self.f, v.rect, (0, 0, 0), 0.32)
+            cv.dim(self.f, v.rect)
             return _UNKNOWN
         if v.style == "recents":
             cv.fill(self.f, v.rect, RECENTS_BG)

@@ -1,0 +1,137 @@
+"""AnTrap's table from episode records: success and Pass@k per setting with 95%
+confidence intervals, trap average, drop, per layer, recovery and extra steps.
+
+Conventions: a success rate is over episodes; Pass@k is over (task, variant)
+groups, a group passing when any of its k runs succeeded; intervals are Wilson
+score intervals; the trap average is the unweighted mean over trap settings and
+its interval (and the drop's) comes from the normal approximation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Any
+
+from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS, TRAP_TYPES
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    if n == 0:
+        return (float("nan"), float("nan"))
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _rate_block(eps: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(eps)
+    wins = sum(1 for e in eps if e["success"] >= 1.0)
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for e in eps:
+        groups[(e["task"], e["variant"])].append(e)
+    passed = sum(1 for g in groups.values() if any(e["success"] >= 1.0 for e in g))
+    k = max((len(g) for g in groups.values()), default=0)
+    rate = wins / n if n else float("nan")
+    return {
+        "n": n,
+        "successes": wins,
+        "success_rate": rate,
+        "ci95": list(wilson(wins, n)),
+        "k": k,
+        "groups": len(groups),
+        "pass_at_k": passed / len(groups) if groups else float("nan"),
+        "pass_at_k_ci95": list(wilson(passed, len(groups))),
+        "mean_steps": sum(e["steps"] for e in eps) / n if n else float("nan"),
+        "errors": sum(1 for e in eps if e.get("error")),
+    }
+
+
+def _recovery(eps: list[dict[str, Any]]) -> dict[str, Any]:
+    trapped = [e for e in eps if e.get("traps")]
+    events = [ev for e in trapped for ev in e["traps"]]
+    all_back = [e for e in trapped if all(ev.get("recovered") for ev in e["traps"])]
+    extra = [ev.get("extra_steps") or 0 for ev in events if ev.get("recovered")]
+    return {
+        "trapped_episodes": len(trapped),
+        "trapped_fraction": len(trapped) / len(eps) if eps else float("nan"),
+        "events": len(events),
+        "recovery_rate": len(all_back) / len(trapped) if trapped else float("nan"),
+        "recovery_ci95": list(wilson(len(all_back), len(trapped))),
+        "event_recovery_rate": (sum(1 for ev in events if ev.get("recovered")) / len(events)
+                                if events else float("nan")),
+        "mean_extra_steps": sum(extra) / len(extra) if extra else float("nan"),
+    }
+
+
+def _mean_with_ci(blocks: list[dict[str, Any]], key: str, n_key: str) -> tuple[float, list[float],
+                                                                              float]:
+    """Unweighted mean of rates and its normal-approximation interval (and variance)."""
+    rates = [(b[key], b[n_key]) for b in blocks if b[n_key]]
+    if not rates:
+        return float("nan"), [float("nan"), float("nan")], float("nan")
+    t = len(rates)
+    mean = sum(r for r, _ in rates) / t
+    var = sum(r * (1 - r) / n for r, n in rates) / (t * t)
+    half = Z95 * math.sqrt(var)
+    return mean, [max(0.0, mean - half), min(1.0, mean + half)], var
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The summary of every agent in `records` (see module docstring)."""
+    by_agent: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        by_agent[r["agent"]].append(r)
+    settings_seen: list[str] = []
+    for r in records:
+        if r["setting"] not in settings_seen:
+            settings_seen.append(r["setting"])
+    out: dict[str, Any] = {"agents": {}, "settings": settings_seen}
+    for agent, eps in by_agent.items():
+        by_setting: dict[str, list[dict]] = defaultdict(list)
+        for e in eps:
+            by_setting[e["setting"]].append(e)
+        clean = _rate_block(by_setting.get("clean", []))
+        traps = {}
+        for s, s_eps in by_setting.items():
+            if s == "clean":
+                continue
+            traps[s] = {**_rate_block(s_eps), **_recovery(s_eps)}
+        avg, avg_ci, avg_var = _mean_with_ci(list(traps.values()), "success_rate", "n")
+        pavg, pavg_ci, pvar = _mean_with_ci(list(traps.values()), "pass_at_k", "groups")
+        drop = clean["success_rate"] - avg if clean["n"] else float("nan")
+        drop_half = (Z95 * math.sqrt(avg_var + clean["success_rate"] * (1 - clean["success_rate"])
+                                     / clean["n"]) if clean["n"] and traps else float("nan"))
+        layers = {}
+        for layer, types in LAYERS.items():
+            layer_eps = [e for t in types for e in by_setting.get(t, [])]
+            if layer_eps:
+                layers[layer] = {**_rate_block(layer_eps), **_recovery(layer_eps)}
+        out["agents"][agent] = {
+            "episodes": len(eps),
+            "errors": sum(1 for e in eps if e.get("error")),
+            "clean": clean,
+            "traps": traps,
+            "trap_average": avg,
+            "trap_average_ci95": avg_ci,
+            "drop": drop,
+            "drop_ci95": [drop - drop_half, drop + drop_half],
+            "trap_average_pass_at_k": pavg,
+            "trap_average_pass_at_k_ci95": pavg_ci,
+            "drop_pass_at_k": clean["pass_at_k"] - pavg if clean["n"] else float("nan"),
+            "layers": layers,
+        }
+    return out
+
+
+def column_order(settings: list[str]) -> list[str]:
+    """Trap settings in taxonomy order, then any named settings."""
+    known = [t for t in TRAP_TYPES if t in settings]
+    return known + [s for s in settings if s not in known and s != "clean"]
+
+
+__all__ = ["LAYER_OF", "column_order", "summarize", "wilson"]

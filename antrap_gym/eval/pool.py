@@ -1,0 +1,233 @@
+"""Workers that run episodes in parallel, each owning its own phone.
+
+- `InlinePool`: in this process (one worker, no isolation; tests and debugging).
+- `LocalPool`: worker processes. A worker that dies or overruns the episode
+  timeout is killed and replaced, and its episode is retried once; after that
+  the episode is recorded as an error. The run never waits on a lost worker.
+- `RayPool`: the same over Ray actors, so workers can live on other machines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from multiprocessing.connection import wait as mp_wait
+from pathlib import Path
+from typing import Any
+
+from antrap_gym.eval.spec import EpisodeSpec, EvalConfig
+from antrap_gym.eval.worker import EpisodeRunner, error_record
+
+OnResult = Callable[[dict[str, Any]], None]
+MAX_ATTEMPTS = 2  # the first try and one retry
+
+
+class InlinePool:
+    def __init__(self, config: EvalConfig, out_dir: Path, **_: Any) -> None:
+        self.runner = EpisodeRunner(config, out_dir)
+
+    def run(self, specs: Iterable[EpisodeSpec], on_result: OnResult) -> None:
+        for spec in specs:
+            on_result(self.runner.run(spec))
+
+    def close(self) -> None:
+        self.runner.close()
+
+
+def _worker_main(config: EvalConfig, out_dir: str, conn) -> None:
+    runner = EpisodeRunner(config, out_dir)
+    while True:
+        try:
+            spec = conn.recv()
+        except EOFError:
+            break
+        if spec is None:
+            break
+        conn.send((spec.key, runner.run(spec)))
+    runner.close()
+
+
+class _Worker:
+    """One worker process with its own pipe: a killed worker breaks only its pipe."""
+
+    def __init__(self, ctx, config: EvalConfig, out_dir: Path) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(config, str(out_dir), child),
+                                daemon=True)
+        self.proc.start()
+        child.close()
+        self.spec: EpisodeSpec | None = None
+        self.started = 0.0
+
+    def give(self, spec: EpisodeSpec) -> None:
+        self.spec = spec
+        self.started = time.monotonic()
+        self.conn.send(spec)
+
+    def kill(self) -> None:
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(timeout=5)
+        self.conn.close()
+
+
+class LocalPool:
+    def __init__(self, config: EvalConfig, out_dir: Path, workers: int = 2,
+                 start_method: str = "spawn") -> None:
+        self.config = config
+        self.out = out_dir
+        self.n = max(1, workers)
+        self.ctx = mp.get_context(start_method)
+        self.workers: list[_Worker] = []
+        self.replaced = 0
+
+    def _new_worker(self) -> _Worker:
+        return _Worker(self.ctx, self.config, self.out)
+
+    def run(self, specs: Iterable[EpisodeSpec], on_result: OnResult) -> None:
+        pending = deque(specs)
+        attempts: dict[str, int] = {}
+        if not self.workers:
+            self.workers = [self._new_worker() for _ in range(min(self.n, max(1, len(pending))))]
+        timeout = self.config.episode_timeout_s
+
+        def fail(i: int, why: str) -> None:
+            w = self.workers[i]
+            spec = w.spec
+            w.kill()
+            self.workers[i] = self._new_worker()
+            self.replaced += 1
+            if spec is None:
+                return
+            if attempts.get(spec.key, 0) < MAX_ATTEMPTS:
+                pending.appendleft(spec)
+            else:
+                on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)"))
+
+        while pending or any(w.spec is not None for w in self.workers):
+            for w in self.workers:
+                if w.spec is None and pending:
+                    spec = pending.popleft()
+                    attempts[spec.key] = attempts.get(spec.key, 0) + 1
+                    w.give(spec)
+            busy = {w.conn: i for i, w in enumerate(self.workers) if w.spec is not None}
+            for conn in mp_wait(list(busy), timeout=0.1):
+                i = busy[conn]
+                try:
+                    key, record = conn.recv()
+                except (EOFError, OSError):
+                    continue  # died while answering: the liveness check below handles it
+                self.workers[i].spec = None
+                on_result(record)
+            now = time.monotonic()
+            for i, w in enumerate(self.workers):
+                if w.spec is None:
+                    if not w.proc.is_alive():
+                        w.kill()
+                        self.workers[i] = self._new_worker()
+                    continue
+                if not w.proc.is_alive():
+                    fail(i, f"worker died (exit code {w.proc.exitcode})")
+                elif now - w.started > timeout:
+                    fail(i, f"episode timed out after {timeout:g}s")
+
+    def close(self) -> None:
+        for w in self.workers:
+            with contextlib.suppress(OSError, ValueError):
+                w.conn.send(None)
+        deadline = time.monotonic() + 5
+        for w in self.workers:
+            w.proc.join(timeout=max(0.1, deadline - time.monotonic()))
+            w.kill()
+        self.workers = []
+
+
+class RayPool:
+    """Episodes on Ray actors (one phone each); works on a laptop or a cluster."""
+
+    def __init__(self, config: EvalConfig, out_dir: Path, workers: int = 2,
+                 address: str | None = None) -> None:
+        import ray
+
+        self.ray = ray
+        if not ray.is_initialized():
+            ray.init(address=address, num_cpus=None if address else max(1, workers),
+                     include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+        self.config = config
+        self.out = out_dir
+        self.n = max(1, workers)
+        self.actor_cls = ray.remote(num_cpus=1, max_restarts=0)(_RayEpisodeActor)
+        self.actors: list[Any] = []
+        self.replaced = 0
+
+    def _new_actor(self):
+        return self.actor_cls.remote(self.config, str(self.out))
+
+    def run(self, specs: Iterable[EpisodeSpec], on_result: OnResult) -> None:
+        ray = self.ray
+        pending = deque(specs)
+        attempts: dict[str, int] = {}
+        if not self.actors:
+            self.actors = [self._new_actor() for _ in range(min(self.n, max(1, len(pending))))]
+        busy: dict[Any, tuple[int, EpisodeSpec, float]] = {}  # ref -> (actor index, spec, start)
+        idle = list(range(len(self.actors)))
+        timeout = self.config.episode_timeout_s
+
+        def fail(i: int, spec: EpisodeSpec, why: str) -> None:
+            ray.kill(self.actors[i], no_restart=True)
+            self.actors[i] = self._new_actor()
+            self.replaced += 1
+            idle.append(i)
+            if attempts.get(spec.key, 0) < MAX_ATTEMPTS:
+                pending.appendleft(spec)
+            else:
+                on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)"))
+
+        while pending or busy:
+            while idle and pending:
+                i = idle.pop()
+                spec = pending.popleft()
+                attempts[spec.key] = attempts.get(spec.key, 0) + 1
+                busy[self.actors[i].run.remote(spec)] = (i, spec, time.monotonic())
+            ready, _ = ray.wait(list(busy), num_returns=1, timeout=0.2)
+            for ref in ready:
+                i, spec, _ = busy.pop(ref)
+                try:
+                    record = ray.get(ref)
+                except Exception as e:  # the actor died (RayActorError) or the call failed
+                    fail(i, spec, f"worker lost: {type(e).__name__}")
+                    continue
+                idle.append(i)
+                on_result(record)
+            now = time.monotonic()
+            for ref, (i, spec, started) in list(busy.items()):
+                if now - started > timeout:
+                    busy.pop(ref)
+                    fail(i, spec, f"episode timed out after {timeout:g}s")
+
+    def close(self) -> None:
+        for a in self.actors:
+            self.ray.kill(a, no_restart=True)
+        self.actors = []
+
+
+class _RayEpisodeActor:
+    def __init__(self, config: EvalConfig, out_dir: str) -> None:
+        self.runner = EpisodeRunner(config, out_dir)
+
+    def run(self, spec: EpisodeSpec) -> dict[str, Any]:
+        return self.runner.run(spec)
+
+
+def make_pool(backend: str, config: EvalConfig, out_dir: Path, workers: int,
+              ray_address: str | None = None):
+    if backend == "ray":
+        return RayPool(config, out_dir, workers, address=ray_address)
+    if backend != "local":
+        raise ValueError(f"backend must be local or ray, got {backend!r}")
+    if workers <= 1:
+        return InlinePool(config, out_dir)
+    return LocalPool(config, out_dir, workers)

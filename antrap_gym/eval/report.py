@@ -1,0 +1,130 @@
+"""Writing and printing the summary: `summary.json`, `summary.md`, the terminal table."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from antrap_gym.eval.metrics import column_order, summarize
+from antrap_gym.eval.store import load_records
+from antrap_gym.traps.taxonomy import LAYERS
+
+SHORT = {
+    "external_interruption": "Interrupt", "visual_obscuration": "Obscure",
+    "temporal_conflict": "Temporal", "visual_hallucination": "Halluc.",
+    "grounding_error": "Ground", "type_mismatch": "TypeMis", "intent_deviation": "Intent",
+    "state_deadlock": "Deadlock", "context_disruption": "Context", "loop": "Loop",
+}
+
+
+def pct(x: float) -> str:
+    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}"
+
+
+def pm(rate: float, ci: list[float]) -> str:
+    if rate is None or (isinstance(rate, float) and math.isnan(rate)):
+        return "–"
+    half = (ci[1] - ci[0]) / 2 if ci and not any(math.isnan(c) for c in ci) else float("nan")
+    return f"{100 * rate:.1f} ±{100 * half:.1f}" if not math.isnan(half) else pct(rate)
+
+
+def write_summary(records: list[dict[str, Any]], out: Path) -> dict[str, Any]:
+    summary = summarize(records)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, allow_nan=True))
+    (out / "summary.md").write_text(markdown(summary))
+    return summary
+
+
+def markdown(summary: dict[str, Any]) -> str:
+    cols = column_order(summary["settings"])
+    layers = [lay for lay in LAYERS if any(lay in a["layers"] for a in summary["agents"].values())]
+    lines = ["# AnTrap evaluation", "",
+             "Success rate (%) with 95% interval half-widths; Trap avg is the mean over trap "
+             "types; Drop = Clean − Trap avg.", ""]
+    head = ["Agent", "Clean", *[SHORT.get(c, c) for c in cols], "Trap avg", "Drop",
+            *[lay.capitalize() for lay in layers]]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for agent, a in summary["agents"].items():
+        row = [agent, pm(a["clean"]["success_rate"], a["clean"]["ci95"])]
+        row += [pm(a["traps"][c]["success_rate"], a["traps"][c]["ci95"]) if c in a["traps"] else "–"
+                for c in cols]
+        row += [pm(a["trap_average"], a["trap_average_ci95"]), pm(a["drop"], a["drop_ci95"])]
+        row += [pm(a["layers"][lay]["success_rate"], a["layers"][lay]["ci95"])
+                if lay in a["layers"] else "–" for lay in layers]
+        lines.append("| " + " | ".join(row) + " |")
+    k = max((a["clean"]["k"] for a in summary["agents"].values()), default=1)
+    lines += ["", f"## Pass@{k} (%)", "",
+              "| " + " | ".join(["Agent", "Clean", *[SHORT.get(c, c) for c in cols], "Trap avg",
+                                 "Drop"]) + " |",
+              "|" + "---|" * (len(cols) + 4)]
+    for agent, a in summary["agents"].items():
+        row = [agent, pm(a["clean"]["pass_at_k"], a["clean"]["pass_at_k_ci95"])]
+        row += [pm(a["traps"][c]["pass_at_k"], a["traps"][c]["pass_at_k_ci95"])
+                if c in a["traps"] else "–" for c in cols]
+        row += [pm(a["trap_average_pass_at_k"], a["trap_average_pass_at_k_ci95"]),
+                pct(a["drop_pass_at_k"])]
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "## Recovery from traps", "",
+              "Recovered: trapped episodes where the agent got back on track after every trap "
+              "(%); extra: mean extra steps per recovered trap; trapped: share of episodes "
+              "where the trap fired.", "",
+              "| Agent | Trap | Trapped | Recovered | Extra steps |", "|---|---|---|---|---|"]
+    for agent, a in summary["agents"].items():
+        for c in cols:
+            t = a["traps"].get(c)
+            if t:
+                extra = t["mean_extra_steps"]
+                lines.append(f"| {agent} | {c} | {pct(t['trapped_fraction'])} | "
+                             f"{pm(t['recovery_rate'], t['recovery_ci95'])} | "
+                             f"{'–' if math.isnan(extra) else f'{extra:.2f}'} |")
+    return "\n".join(lines) + "\n"
+
+
+def print_table(summary: dict[str, Any], console: Console | None = None) -> None:
+    console = console or Console()
+    cols = column_order(summary["settings"])
+    table = Table(title="AnTrap: success rate (%)", show_lines=False)
+    table.add_column("Agent", style="bold")
+    table.add_column("Clean", justify="right")
+    for c in cols:
+        table.add_column(SHORT.get(c, c), justify="right")
+    table.add_column("Trap avg", justify="right", style="bold")
+    table.add_column("Drop", justify="right", style="bold")
+    for lay in LAYERS:
+        table.add_column(lay.capitalize(), justify="right", style="dim")
+    for agent, a in summary["agents"].items():
+        row = [agent, pct(a["clean"]["success_rate"])]
+        row += [pct(a["traps"][c]["success_rate"]) if c in a["traps"] else "–" for c in cols]
+        row += [pct(a["trap_average"]), pct(a["drop"])]
+        row += [pct(a["layers"][lay]["success_rate"]) if lay in a["layers"] else "–"
+                for lay in LAYERS]
+        table.add_row(*row)
+    console.print(table)
+
+
+def report(dirs: list[str | Path], out: str | Path | None = None,
+           console: Console | None = None) -> dict[str, Any]:
+    """Merge the episodes of several runs (several agents) into one table."""
+    records: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for d in dirs:
+        for r in load_records(d):
+            if r["id"] not in seen:
+                seen.add(r["id"])
+                records.append(r)
+    target = Path(out) if out else Path(dirs[0])
+    summary = write_summary(records, target)
+    try:
+        from antrap_gym.eval.plots import write_plots
+
+        write_plots(summary, target)
+    except ImportError:
+        pass
+    print_table(summary, console)
+    return summary

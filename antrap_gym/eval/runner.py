@@ -1,0 +1,92 @@
+"""`evaluate`: run an evaluation end to end, resumably, with a progress bar."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from antrap_gym.eval.pool import make_pool
+from antrap_gym.eval.report import print_table, write_summary
+from antrap_gym.eval.spec import EvalConfig
+from antrap_gym.eval.store import EpisodeStore
+
+
+class ResultsExist(RuntimeError):
+    """The output directory already holds episodes and --resume was not given."""
+
+
+def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: str = "local",
+             resume: bool = False, ray_address: str | None = None, console: Console | None = None,
+             progress: bool = True, artifacts: bool = True) -> dict[str, Any]:
+    """Run every episode of `config` not yet in `out/episodes.jsonl`, then write the
+    summary (JSON, Markdown), plots and the trajectory viewer. Returns the summary."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    console = console or Console()
+    store = EpisodeStore(out / "episodes.jsonl")
+    if store.records and not resume:
+        store.close()
+        raise ResultsExist(f"{out} already has {len(store.records)} episodes: pass --resume to "
+                           "continue that run, or choose another --out")
+    (out / "config.json").write_text(config.to_json())
+    specs = config.episodes()
+    done = store.done
+    todo = [s for s in specs if s.key not in done]
+    wins = sum(1 for r in store.records if r["success"] >= 1.0)
+    finished = len(specs) - len(todo)
+    t0 = time.monotonic()
+    bar = Progress(TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("success {task.fields[rate]}"), TextColumn("•"),
+                   TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                   console=console, disable=not progress)
+    pool = make_pool(backend, config, out, workers, ray_address=ray_address)
+    try:
+        with bar:
+            task = bar.add_task("eval", total=len(specs), completed=finished,
+                                rate=f"{wins / finished:.0%}" if finished else "-")
+
+            def on_result(record: dict[str, Any]) -> None:
+                nonlocal wins, finished
+                store.append(record)
+                finished += 1
+                wins += record["success"] >= 1.0
+                bar.update(task, advance=1, rate=f"{wins / finished:.0%}")
+
+            pool.run(todo, on_result)
+    finally:
+        pool.close()
+        store.close()
+    summary = write_summary(store.records, out)
+    summary["wall_s"] = round(time.monotonic() - t0, 2)
+    if artifacts:
+        write_artifacts(summary, store.records, out, console)
+    print_table(summary, console)
+    return summary
+
+
+def write_artifacts(summary: dict[str, Any], records: list[dict[str, Any]], out: Path,
+                    console: Console) -> None:
+    """Plots and the trajectory viewer (skipped with a note if their libraries are missing)."""
+    try:
+        from antrap_gym.eval.plots import write_plots
+
+        write_plots(summary, out)
+    except ImportError as e:
+        console.print(f"[yellow]plots skipped: {e}")
+    try:
+        from antrap_gym.eval.viewer import write_viewer
+
+        write_viewer(records, out)
+    except ImportError as e:
+        console.print(f"[yellow]viewer skipped: {e}")

@@ -1,0 +1,129 @@
+"""What an evaluation runs: agents x suite variants x settings x runs.
+
+Each (agent, task, variant, setting, run) is one episode with stable seeds:
+the task's parameters come from the variant (the same in every setting and
+run), traps and the agent's own randomness from (task, variant, run). So the
+clean and trapped episodes of a variant face the very same task, and run r
+of every setting shares its trap seed.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from antrap_gym.traps.config import Setting, TrapSpec, parse_protocol
+
+
+def stable_seed(*parts: Any) -> int:
+    """A seed that is the same on every machine and Python run."""
+    return zlib.crc32("|".join(str(p) for p in parts).encode()) & 0x7FFFFFFF
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """How to build an agent: a registered name or `module:Class`, its options,
+    and the label it is reported under."""
+
+    name: str
+    kwargs: tuple[tuple[str, Any], ...] = ()
+    label: str = ""
+
+    @classmethod
+    def make(cls, name: str, label: str | None = None, **kwargs: Any) -> AgentSpec:
+        return cls(name, tuple(sorted(kwargs.items())), label or default_label(name, kwargs))
+
+    def build(self):
+        from antrap_gym.agents import make_agent
+
+        return make_agent(self.name, **dict(self.kwargs))
+
+
+def default_label(name: str, kwargs: dict[str, Any]) -> str:
+    if ":" in name:
+        name = name.rsplit(":", 1)[1]
+    model = kwargs.get("model") or kwargs.get("model_path")
+    return f"{name}:{str(model).rstrip('/').rsplit('/', 1)[-1]}" if model else name
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    agent: AgentSpec
+    task: str
+    variant: int
+    setting: str
+    run: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.agent.label}|{self.task}|{self.variant}|{self.setting}|{self.run}"
+
+    @property
+    def task_seed(self) -> int:
+        return self.variant
+
+    def trap_seed(self, attempt: int = 0) -> int:
+        return stable_seed("traps", self.task, self.variant, self.run, attempt)
+
+    @property
+    def agent_seed(self) -> int:
+        return stable_seed("agent", self.task, self.variant, self.run)
+
+
+@dataclass
+class EvalConfig:
+    """Everything an evaluation needs, serialisable into the run directory."""
+
+    agents: list[AgentSpec]
+    suite: str = "antrap"
+    traps: Any = "all"  # all | none | a layer | types | a protocol YAML
+    runs: int = 1
+    variants: int | None = None  # None: the suite's own
+    obs_mode: str | None = None  # None: what each agent asks for
+    screens: str = "failed"  # none | failed | all
+    screen_width: int = 360
+    trap_retries: int = 2  # re-run a trapped episode where no trap fired, with a new trap seed
+    episode_timeout_s: float = 300.0
+    settings: list[Setting] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.settings:
+            self.settings = parse_protocol(self.traps)
+        if self.screens not in ("none", "failed", "all"):
+            raise ValueError("screens must be none, failed or all")
+
+    def setting(self, name: str) -> Setting:
+        for s in self.settings:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def episodes(self) -> list[EpisodeSpec]:
+        from tasks import get_suite
+
+        suite = get_suite(self.suite)
+        variants = self.variants if self.variants is not None else suite.variants
+        return [EpisodeSpec(a, t, v, s.name, r)
+                for a in self.agents for s in self.settings for t in suite.templates
+                for v in range(variants) for r in range(self.runs)]
+
+    def to_json(self) -> str:
+        d = asdict(self)
+        d["settings"] = [{"name": s.name, "traps": [t.to_dict() for t in s.traps]}
+                         for s in self.settings]
+        return json.dumps(d, indent=1, default=str)
+
+    @staticmethod
+    def settings_from_json(items: list[dict]) -> list[Setting]:
+        from antrap_gym.traps.config import parse_stack
+
+        return [Setting(i["name"], tuple(parse_stack(i["traps"]))) for i in items]
+
+
+def spec_traps(setting: Setting) -> list[dict[str, Any]]:
+    return [t.to_dict() for t in setting.traps]
+
+
+__all__ = ["AgentSpec", "EpisodeSpec", "EvalConfig", "Setting", "TrapSpec", "stable_seed"]

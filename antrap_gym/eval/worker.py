@@ -1,0 +1,166 @@
+"""Running one episode of an evaluation and turning it into a record.
+
+A worker (in-process, a subprocess or a Ray actor) keeps one environment per
+setting and one agent per agent spec, and reuses them across episodes.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+import traceback
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from antrap_gym.env.registration import make_env
+from antrap_gym.eval.spec import EpisodeSpec, EvalConfig
+from antrap_gym.rollout import run_episode
+from antrap_gym.traps.config import Setting
+
+
+class EpisodeRunner:
+    def __init__(self, config: EvalConfig, out_dir: str | Path | None,
+                 device_factory=None) -> None:
+        self.config = config
+        self.out = Path(out_dir) if out_dir is not None else None
+        self.device_factory = device_factory
+        self._envs: dict[tuple[str, str], Any] = {}
+        self._agents: dict[Any, Any] = {}
+
+    # --- caches -----------------------------------------------------------------------------
+    def agent(self, spec: EpisodeSpec):
+        if spec.agent not in self._agents:
+            self._agents[spec.agent] = spec.agent.build()
+        return self._agents[spec.agent]
+
+    def env(self, setting: Setting, obs_mode: str):
+        key = (setting.name, obs_mode)
+        if key not in self._envs:
+            kw: dict[str, Any] = {"suite": self.config.suite, "obs_mode": obs_mode}
+            if self.device_factory is not None:
+                kw["device"] = self.device_factory()
+            self._envs[key] = make_env(traps=[t.to_dict() for t in setting.traps] or None, **kw)
+        return self._envs[key]
+
+    def close(self) -> None:
+        for env in self._envs.values():
+            env.close()
+        self._envs.clear()
+
+    # --- one episode ---------------------------------------------------------------------------
+    def run(self, spec: EpisodeSpec) -> dict[str, Any]:
+        t0 = time.perf_counter()
+        try:
+            agent = self.agent(spec)
+            obs_mode = self.config.obs_mode or getattr(agent, "observation", "text")
+            if obs_mode not in ("text", "screenshot"):
+                obs_mode = "screenshot"
+            setting = self.config.setting(spec.setting)
+            env = self.env(setting, obs_mode)
+            attempts = 0
+            while True:
+                frames: list[np.ndarray] = []
+                capture = self._capture(env, frames) if self.config.screens != "none" else None
+                trap_seed = spec.trap_seed(attempts)
+                res = run_episode(env, agent, seed=spec.task_seed,
+                                  options={"task": spec.task, "trap_seed": trap_seed},
+                                  agent_seed=spec.agent_seed, on_step=capture, on_reset=capture)
+                attempts += 1
+                fired = bool(res.info.get("traps"))
+                if not setting.traps or fired or attempts > self.config.trap_retries:
+                    break
+            record = self._record(spec, res, env, trap_seed, attempts, setting)
+            keep = self.config.screens == "all" or (
+                self.config.screens == "failed" and (res.success < 1.0 or res.error))
+            if keep and frames and self.out is not None:
+                record["screens"] = self._save_frames(spec, frames)
+            return record
+        except Exception as e:  # a broken agent or backend fails its episode, not the run
+            return error_record(spec, f"{type(e).__name__}: {e}", traceback.format_exc(),
+                                time.perf_counter() - t0)
+
+    def _capture(self, env, frames: list[np.ndarray]):
+        width = self.config.screen_width
+        last: list[Any] = [None]
+
+        def grab(obs: dict[str, Any], info: dict[str, Any]) -> None:
+            shot = obs.get("screenshot")
+            if shot is None:  # text mode: show the phone itself
+                shot = env.unwrapped.device.screenshot()
+                if shot is last[0]:  # unchanged (the phone's cached frame): reuse the thumbnail
+                    frames.append(frames[-1])
+                    return
+                last[0] = shot
+            f = max(1, shot.shape[1] // width)
+            # every f-th pixel: a quarter of the cost of a box filter, and as legible
+            frames.append(np.ascontiguousarray(shot[f // 2 :: f, f // 2 :: f]))
+
+        return grab
+
+    def _save_frames(self, spec: EpisodeSpec, frames: list[np.ndarray]) -> dict[str, Any]:
+        rel = Path("screens") / safe_name(spec.key)
+        folder = self.out / rel
+        folder.mkdir(parents=True, exist_ok=True)
+        files = []
+        for i, frame in enumerate(frames):
+            buf = io.BytesIO()
+            Image.fromarray(frame).save(buf, format="JPEG", quality=72)
+            name = f"{i:03d}.jpg"
+            (folder / name).write_bytes(buf.getvalue())
+            files.append(str(rel / name))
+        h, w = frames[0].shape[:2]
+        return {"files": files, "width": w, "height": h}
+
+    def _record(self, spec: EpisodeSpec, res, env, trap_seed: int, attempts: int,
+                setting: Setting) -> dict[str, Any]:
+        base = env.unwrapped
+        return {
+            "id": spec.key,
+            "agent": spec.agent.label,
+            "task": spec.task,
+            "variant": spec.variant,
+            "setting": spec.setting,
+            "run": spec.run,
+            "params": res.params,
+            "goal": res.goal,
+            "seed": spec.task_seed,
+            "trap_seed": trap_seed if setting.traps else None,
+            "trap_attempts": attempts if setting.traps else 0,
+            "success": res.success,
+            "steps": res.steps,
+            "budget": res.budget,
+            "terminated": res.terminated,
+            "truncated": res.truncated,
+            "answer": res.answer,
+            "wall_s": round(res.wall_s, 4),
+            "error": res.error,
+            "traps": res.info.get("traps", []),
+            "screen_size": list(base.screen_size),
+            "trajectory": [
+                {"step": s.step, "action": s.action, "error": s.error, "thought": s.thought,
+                 **({"raw": s.raw} if s.raw else {})}
+                for s in res.trajectory
+            ],
+        }
+
+
+def error_record(spec: EpisodeSpec, message: str, tb: str = "", wall_s: float = 0.0
+                 ) -> dict[str, Any]:
+    """The record of an episode that could not run (crash, timeout, lost worker)."""
+    return {
+        "id": spec.key, "agent": spec.agent.label, "task": spec.task, "variant": spec.variant,
+        "setting": spec.setting, "run": spec.run, "params": {}, "goal": "", "seed": spec.task_seed,
+        "trap_seed": None, "trap_attempts": 0, "success": 0.0, "steps": 0, "budget": 0,
+        "terminated": False, "truncated": True, "answer": None, "wall_s": round(wall_s, 4),
+        "error": message, "traceback": tb[-4000:], "traps": [], "trajectory": [],
+    }
+
+
+def safe_name(key: str) -> str:
+    """A file-system-safe, unique folder name for an episode id."""
+    clean = "".join(c if c.isalnum() or c in "-_." else "_" for c in key)[:120]
+    return f"{clean}-{zlib.crc32(key.encode()):08x}"
