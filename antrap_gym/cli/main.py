@@ -92,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--suite", default=None)
     t.set_defaults(fn=_tasks)
 
+    from antrap_gym.cli.eval_cmd import add_eval_parser
+
+    add_eval_parser(sub)
+
     r = sub.add_parser("run", help="watch an agent do tasks on the simulated phone")
     r.add_argument("--agent", default="oracle", help="oracle | random | module:Class")
     r.add_argument("--suite", default="antrap")

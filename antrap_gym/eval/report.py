@@ -87,24 +87,37 @@ def markdown(summary: dict[str, Any]) -> str:
 
 
 def print_table(summary: dict[str, Any], console: Console | None = None) -> None:
+    """The table on the terminal: settings down the side, one column per agent
+    (narrow enough for an 80-column terminal; summary.md has the paper's layout)."""
     console = console or Console()
+    agents = list(summary["agents"])
     cols = column_order(summary["settings"])
-    table = Table(title="AnTrap: success rate (%)", show_lines=False)
-    table.add_column("Agent", style="bold")
-    table.add_column("Clean", justify="right")
+    table = Table(title="AnTrap — success rate %, (Pass@k %)", title_justify="left")
+    table.add_column("setting")
+    for a in agents:
+        table.add_column(a, justify="right")
+
+    def cell(block: dict[str, Any] | None, k: int) -> str:
+        if not block:
+            return "–"
+        rate = pct(block["success_rate"])
+        return rate if k <= 1 else f"{rate} ({pct(block['pass_at_k'])})"
+
+    table.add_row("Clean", *[cell(summary["agents"][a]["clean"], summary["agents"][a]["clean"]["k"])
+                             for a in agents], end_section=True)
     for c in cols:
-        table.add_column(SHORT.get(c, c), justify="right")
-    table.add_column("Trap avg", justify="right", style="bold")
-    table.add_column("Drop", justify="right", style="bold")
+        table.add_row(c, *[cell(summary["agents"][a]["traps"].get(c),
+                                summary["agents"][a]["clean"]["k"]) for a in agents])
+    table.add_section()
+    table.add_row("[bold]Trap average", *[f"[bold]{pct(summary['agents'][a]['trap_average'])}"
+                                          for a in agents])
+    table.add_row("[bold]Drop", *[f"[bold]{pct(summary['agents'][a]['drop'])}" for a in agents],
+                  end_section=True)
     for lay in LAYERS:
-        table.add_column(lay.capitalize(), justify="right", style="dim")
-    for agent, a in summary["agents"].items():
-        row = [agent, pct(a["clean"]["success_rate"])]
-        row += [pct(a["traps"][c]["success_rate"]) if c in a["traps"] else "–" for c in cols]
-        row += [pct(a["trap_average"]), pct(a["drop"])]
-        row += [pct(a["layers"][lay]["success_rate"]) if lay in a["layers"] else "–"
-                for lay in LAYERS]
-        table.add_row(*row)
+        if any(lay in summary["agents"][a]["layers"] for a in agents):
+            table.add_row(f"{lay.capitalize()} layer",
+                          *[pct(summary["agents"][a]["layers"].get(lay, {}).get("success_rate"))
+                            for a in agents])
     console.print(table)
 
 

@@ -1,0 +1,131 @@
+"""`antrap eval` / `antrap report` / `antrap view`: the evaluation from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+BUILTIN = ("oracle", "replay", "random")
+DEFAULT_AGENTS = ["oracle", "replay", "random"]
+
+
+def add_eval_parser(sub) -> None:
+    e = sub.add_parser(
+        "eval", help="evaluate agents clean and under traps (the main job)",
+        description="Run agents on a suite, clean and under each requested trap type, and print "
+                    "AnTrap's table. With no arguments: oracle, replay and random on the default "
+                    "suite, clean and under all ten traps.")
+    e.add_argument("--agent", action="append", default=None,
+                   help="oracle | replay | random | openai | transformers | module:Class "
+                        "(repeat for several; default: oracle, replay, random)")
+    e.add_argument("--label", default=None, help="report the agent under this name")
+    e.add_argument("--model", default=None, help="model name (openai) or path (transformers)")
+    e.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint, e.g. "
+                   "http://localhost:8000/v1")
+    e.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
+    e.add_argument("--prompt", default=None, help="prompt style: guiowl | m3a")
+    e.add_argument("--coords", default=None, help="model coordinates: absolute | relative")
+    e.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other option for the agent (repeatable)")
+    e.add_argument("--suite", default="antrap")
+    e.add_argument("--traps", default="all",
+                   help="all | none | a layer | type[,type...] | a protocol YAML")
+    e.add_argument("--runs", type=int, default=1, help="runs per variant (Pass@k uses k = runs)")
+    e.add_argument("--variants", type=int, default=None, help="seeded variants per template")
+    e.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    e.add_argument("--backend", choices=("local", "ray"), default="local")
+    e.add_argument("--ray-address", default=None, help="join a running Ray cluster")
+    e.add_argument("--out", default=None, help="results directory (default runs/eval-<time>)")
+    e.add_argument("--resume", action="store_true", help="continue the run in --out")
+    e.add_argument("--screens", choices=("none", "failed", "all"), default="failed",
+                   help="which episodes keep screenshots for the viewer")
+    e.add_argument("--obs-mode", choices=("text", "screenshot"), default=None)
+    e.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
+    e.add_argument("--trap-retries", type=int, default=2,
+                   help="re-run a trapped episode in which no trap fired, with a new trap seed")
+    e.set_defaults(fn=run_eval)
+
+    r = sub.add_parser("report", help="merge evaluation runs into one table")
+    r.add_argument("dirs", nargs="+")
+    r.add_argument("--out", default=None, help="where to write the merged summary (default: "
+                   "the first directory)")
+    r.set_defaults(fn=run_report)
+
+    v = sub.add_parser("view", help="(re)build the HTML trajectory viewer of a run")
+    v.add_argument("dir")
+    v.set_defaults(fn=run_view)
+
+
+def _value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False, "none": None}.get(text.lower(), text)
+
+
+def agent_kwargs(args: argparse.Namespace, name: str) -> dict[str, Any]:
+    if name in BUILTIN:
+        return {}
+    kw: dict[str, Any] = {}
+    if args.model:
+        kw["model_path" if name == "transformers" else "model"] = args.model
+    for flag, key in (("base_url", "base_url"), ("api_key_env", "api_key_env"),
+                      ("prompt", "prompt"), ("coords", "coords")):
+        if getattr(args, flag):
+            kw[key] = getattr(args, flag)
+    for item in args.agent_arg:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--agent-arg needs KEY=VALUE, got {item!r}")
+        kw[key.replace("-", "_")] = _value(value)
+    return kw
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from antrap_gym.eval import AgentSpec, EvalConfig, ResultsExist, evaluate
+
+    console = Console()
+    names = args.agent or DEFAULT_AGENTS
+    agents = [AgentSpec.make(n, label=args.label if len(names) == 1 else None,
+                             **agent_kwargs(args, n)) for n in names]
+    config = EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
+                        variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
+                        episode_timeout_s=args.timeout, trap_retries=args.trap_retries)
+    out = Path(args.out or f"runs/eval-{time.strftime('%Y%m%d-%H%M%S')}")
+    n = len(config.episodes())
+    console.print(f"[bold]antrap eval[/]: {', '.join(a.label for a in agents)} on "
+                  f"{config.suite}, settings: {', '.join(s.name for s in config.settings)} — "
+                  f"{n} episodes, {args.workers} worker(s), results in {out}")
+    try:
+        summary = evaluate(config, out, workers=args.workers, backend=args.backend,
+                           resume=args.resume, ray_address=args.ray_address, console=console)
+    except ResultsExist as e:
+        console.print(f"[red]{e}")
+        return 2
+    console.print(f"\nsummary: {out / 'summary.md'}  ·  plots: {out}/*.png  ·  "
+                  f"viewer: {out / 'viewer' / 'index.html'}  ·  {summary.get('wall_s', 0):.0f}s")
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from antrap_gym.eval import report
+
+    report(args.dirs, args.out)
+    return 0
+
+
+def run_view(args: argparse.Namespace) -> int:
+    from antrap_gym.eval import load_records
+    from antrap_gym.eval.viewer import write_viewer
+
+    path = write_viewer(load_records(args.dir), Path(args.dir))
+    print(path)
+    return 0
+
