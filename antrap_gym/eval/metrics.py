@@ -2,9 +2,10 @@
 confidence intervals, trap average, drop, per layer, recovery and extra steps.
 
 Conventions: a success rate is over episodes; Pass@k is over (task, variant)
-groups, a group passing when any of its k runs succeeded; intervals are Wilson
-score intervals; the trap average is the unweighted mean over trap settings and
-its interval (and the drop's) comes from the normal approximation.
+groups, a group passing when any of its k runs succeeded; intervals are 95%
+Wilson score intervals; the trap average is the unweighted mean over trap
+settings (its interval is the pooled Wilson one) and the drop's interval is
+Newcombe's for a difference of proportions.
 """
 
 from __future__ import annotations
@@ -68,17 +69,26 @@ def _recovery(eps: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _mean_with_ci(blocks: list[dict[str, Any]], key: str, n_key: str) -> tuple[float, list[float],
-                                                                              float]:
-    """Unweighted mean of rates and its normal-approximation interval (and variance)."""
+def _mean_with_ci(blocks: list[dict[str, Any]], key: str, n_key: str) -> tuple[float, list[float]]:
+    """Unweighted mean of per-setting rates, with the Wilson interval of the pooled
+    counts (every setting has the same episodes, so the pooled rate is the mean)."""
     rates = [(b[key], b[n_key]) for b in blocks if b[n_key]]
     if not rates:
-        return float("nan"), [float("nan"), float("nan")], float("nan")
-    t = len(rates)
-    mean = sum(r for r, _ in rates) / t
-    var = sum(r * (1 - r) / n for r, n in rates) / (t * t)
-    half = Z95 * math.sqrt(var)
-    return mean, [max(0.0, mean - half), min(1.0, mean + half)], var
+        return float("nan"), [float("nan"), float("nan")]
+    mean = sum(r for r, _ in rates) / len(rates)
+    n = sum(n for _, n in rates)
+    return mean, list(wilson(sum(r * n for r, n in rates), n))
+
+
+def newcombe(p1: float, ci1: list[float], p2: float, ci2: list[float]) -> list[float]:
+    """Newcombe's interval for p1 - p2 from the two Wilson intervals (no collapse
+    to zero width at 0% or 100%, unlike the normal approximation)."""
+    if any(math.isnan(v) for v in (p1, p2, *ci1, *ci2)):
+        return [float("nan"), float("nan")]
+    d = p1 - p2
+    lo = d - math.sqrt((p1 - ci1[0]) ** 2 + (ci2[1] - p2) ** 2)
+    hi = d + math.sqrt((ci1[1] - p1) ** 2 + (p2 - ci2[0]) ** 2)
+    return [max(-1.0, lo), min(1.0, hi)]
 
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -101,11 +111,9 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             if s == "clean":
                 continue
             traps[s] = {**_rate_block(s_eps), **_recovery(s_eps)}
-        avg, avg_ci, avg_var = _mean_with_ci(list(traps.values()), "success_rate", "n")
-        pavg, pavg_ci, pvar = _mean_with_ci(list(traps.values()), "pass_at_k", "groups")
+        avg, avg_ci = _mean_with_ci(list(traps.values()), "success_rate", "n")
+        pavg, pavg_ci = _mean_with_ci(list(traps.values()), "pass_at_k", "groups")
         drop = clean["success_rate"] - avg if clean["n"] else float("nan")
-        drop_half = (Z95 * math.sqrt(avg_var + clean["success_rate"] * (1 - clean["success_rate"])
-                                     / clean["n"]) if clean["n"] and traps else float("nan"))
         layers = {}
         for layer, types in LAYERS.items():
             layer_eps = [e for t in types for e in by_setting.get(t, [])]
@@ -119,7 +127,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "trap_average": avg,
             "trap_average_ci95": avg_ci,
             "drop": drop,
-            "drop_ci95": [drop - drop_half, drop + drop_half],
+            "drop_ci95": newcombe(clean["success_rate"], clean["ci95"], avg, avg_ci),
             "trap_average_pass_at_k": pavg,
             "trap_average_pass_at_k_ci95": pavg_ci,
             "drop_pass_at_k": clean["pass_at_k"] - pavg if clean["n"] else float("nan"),

@@ -27,10 +27,12 @@ def pct(x: float) -> str:
 
 
 def pm(rate: float, ci: list[float]) -> str:
+    """`74.2 [69.8, 78.1]`: the rate and its 95% interval, in percent."""
     if rate is None or (isinstance(rate, float) and math.isnan(rate)):
         return "–"
-    half = (ci[1] - ci[0]) / 2 if ci and not any(math.isnan(c) for c in ci) else float("nan")
-    return f"{100 * rate:.1f} ±{100 * half:.1f}" if not math.isnan(half) else pct(rate)
+    if not ci or any(math.isnan(c) for c in ci):
+        return pct(rate)
+    return f"{100 * rate:.1f} [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
 def write_summary(records: list[dict[str, Any]], out: Path) -> dict[str, Any]:
@@ -45,8 +47,8 @@ def markdown(summary: dict[str, Any]) -> str:
     cols = column_order(summary["settings"])
     layers = [lay for lay in LAYERS if any(lay in a["layers"] for a in summary["agents"].values())]
     lines = ["# AnTrap evaluation", "",
-             "Success rate (%) with 95% interval half-widths; Trap avg is the mean over trap "
-             "types; Drop = Clean − Trap avg.", ""]
+             "Success rate (%) with 95% intervals; Trap avg is the mean over trap types; "
+             "Drop = Clean − Trap avg.", ""]
     head = ["Agent", "Clean", *[SHORT.get(c, c) for c in cols], "Trap avg", "Drop",
             *[lay.capitalize() for lay in layers]]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
