@@ -18,6 +18,7 @@ class StepRecord:
     error: str
     thought: str = ""
     raw: str = ""  # the model's raw output, for model-backed agents
+    intended: dict[str, Any] | str | None = None  # what the agent sent, when a trap changed it
 
 
 @dataclass
@@ -68,9 +69,12 @@ def run_episode(
             err = f"agent error: {type(e).__name__}: {e}"
             break
         obs, reward, terminated, truncated, info = env.step(action)
-        traj.append(StepRecord(info.get("step", len(traj) + 1), info.get("action") or action,
+        executed = info.get("action") or action
+        sent = action if isinstance(action, dict | str) else str(action)
+        traj.append(StepRecord(info.get("step", len(traj) + 1), executed,
                                obs.get("last_action_error", ""), getattr(agent, "last_thought", ""),
-                               str(getattr(agent, "last_raw", "") or "")))
+                               str(getattr(agent, "last_raw", "") or ""),
+                               sent if _differs(sent, executed) else None))
         if on_step is not None:
             on_step(obs, info)
     err = err or info.get("error")
@@ -90,3 +94,22 @@ def run_episode(
         trajectory=traj,
         info={k: v for k, v in info.items() if k in ("traps",)},
     )
+
+
+def _differs(sent: Any, executed: Any) -> bool:
+    """Whether what reached the phone differs from what the agent sent."""
+    if isinstance(sent, str):
+        try:
+            import json
+
+            sent = json.loads(sent)
+        except ValueError:
+            return True
+    if not isinstance(sent, dict) or not isinstance(executed, dict):
+        return sent != executed
+    from antrap_gym.env.actions import Action, ActionError
+
+    try:
+        return Action.parse(sent).to_dict() != executed
+    except ActionError:
+        return True

@@ -30,6 +30,8 @@ def add_eval_parser(sub) -> None:
     e.add_argument("--coords", default=None, help="model coordinates: absolute | relative")
     e.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="any other option for the agent (repeatable)")
+    e.add_argument("--device", action="append", default=None,
+                   help="sim | adb:SERIAL | adb:HOST:PORT/SERIAL (repeat: one per worker)")
     e.add_argument("--suite", default="antrap")
     e.add_argument("--traps", default="all",
                    help="all | none | a layer | type[,type...] | a protocol YAML")
@@ -97,7 +99,8 @@ def run_eval(args: argparse.Namespace) -> int:
                              **agent_kwargs(args, n)) for n in names]
     config = EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
                         variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
-                        episode_timeout_s=args.timeout, trap_retries=args.trap_retries)
+                        episode_timeout_s=args.timeout, trap_retries=args.trap_retries,
+                        devices=args.device or ["sim"])
     out = Path(args.out or f"runs/eval-{time.strftime('%Y%m%d-%H%M%S')}")
     n = len(config.episodes())
     console.print(f"[bold]antrap eval[/]: {', '.join(a.label for a in agents)} on "

@@ -11,12 +11,19 @@ from antrap_gym.device.protocol import (
 
 
 def make_device(spec: str = "sim", **kwargs) -> Device:
-    """Build a device from a name: `sim` (the simulated phone)."""
+    """Build a device from a name: `sim` (the simulated phone), `adb:SERIAL`, or
+    `adb:HOST:PORT/SERIAL` (a device behind a remote adb server)."""
     if spec == "sim":
         from antrap_gym.device.sim import SimDevice
 
         return SimDevice(**kwargs)
-    raise ValueError(f"unknown device {spec!r} (expected 'sim')")
+    if spec.startswith("adb:"):
+        from antrap_gym.device.adb import AdbDevice, parse_device_name
+
+        kwargs.pop("width", None)
+        kwargs.pop("height", None)
+        return AdbDevice(**parse_device_name(spec), **kwargs)
+    raise ValueError(f"unknown device {spec!r}: use sim, adb:SERIAL or adb:HOST:PORT/SERIAL")
 
 
 __all__ = [

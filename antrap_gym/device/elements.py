@@ -263,7 +263,8 @@ def filter_meaningful(elements: list[UIElement]) -> list[UIElement]:
         b = el.bbox_pixels
         if b is None or b.width <= 0 or b.height <= 0:
             continue
-        if el.text or el.content_description or el.is_interactive:
+        if el.text or el.content_description or el.is_interactive or (
+                (el.class_name or "").endswith(".ListView")):  # a popup menu's list
             keep.append(el)
     return keep
 

@@ -27,7 +27,7 @@ MAX_ATTEMPTS = 2  # the first try and one retry
 
 class InlinePool:
     def __init__(self, config: EvalConfig, out_dir: Path, **_: Any) -> None:
-        self.runner = EpisodeRunner(config, out_dir)
+        self.runner = EpisodeRunner(config, out_dir, config.device_for(0))
 
     def run(self, specs: Iterable[EpisodeSpec], on_result: OnResult) -> None:
         for spec in specs:
@@ -37,8 +37,8 @@ class InlinePool:
         self.runner.close()
 
 
-def _worker_main(config: EvalConfig, out_dir: str, conn) -> None:
-    runner = EpisodeRunner(config, out_dir)
+def _worker_main(config: EvalConfig, out_dir: str, device: str, conn) -> None:
+    runner = EpisodeRunner(config, out_dir, device)
     while True:
         try:
             spec = conn.recv()
@@ -53,10 +53,10 @@ def _worker_main(config: EvalConfig, out_dir: str, conn) -> None:
 class _Worker:
     """One worker process with its own pipe: a killed worker breaks only its pipe."""
 
-    def __init__(self, ctx, config: EvalConfig, out_dir: Path) -> None:
+    def __init__(self, ctx, config: EvalConfig, out_dir: Path, device: str) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(config, str(out_dir), child),
-                                daemon=True)
+        self.proc = ctx.Process(target=_worker_main,
+                                args=(config, str(out_dir), device, child), daemon=True)
         self.proc.start()
         child.close()
         self.spec: EpisodeSpec | None = None
@@ -84,21 +84,22 @@ class LocalPool:
         self.workers: list[_Worker] = []
         self.replaced = 0
 
-    def _new_worker(self) -> _Worker:
-        return _Worker(self.ctx, self.config, self.out)
+    def _new_worker(self, i: int) -> _Worker:
+        return _Worker(self.ctx, self.config, self.out, self.config.device_for(i))
 
     def run(self, specs: Iterable[EpisodeSpec], on_result: OnResult) -> None:
         pending = deque(specs)
         attempts: dict[str, int] = {}
         if not self.workers:
-            self.workers = [self._new_worker() for _ in range(min(self.n, max(1, len(pending))))]
+            self.workers = [self._new_worker(i)
+                            for i in range(min(self.n, max(1, len(pending))))]
         timeout = self.config.episode_timeout_s
 
         def fail(i: int, why: str) -> None:
             w = self.workers[i]
             spec = w.spec
             w.kill()
-            self.workers[i] = self._new_worker()
+            self.workers[i] = self._new_worker(i)
             self.replaced += 1
             if spec is None:
                 return
@@ -127,7 +128,7 @@ class LocalPool:
                 if w.spec is None:
                     if not w.proc.is_alive():
                         w.kill()
-                        self.workers[i] = self._new_worker()
+                        self.workers[i] = self._new_worker(i)
                     continue
                 if not w.proc.is_alive():
                     fail(i, f"worker died (exit code {w.proc.exitcode})")
@@ -163,22 +164,22 @@ class RayPool:
         self.actors: list[Any] = []
         self.replaced = 0
 
-    def _new_actor(self):
-        return self.actor_cls.remote(self.config, str(self.out))
+    def _new_actor(self, i: int):
+        return self.actor_cls.remote(self.config, str(self.out), self.config.device_for(i))
 
     def run(self, specs: Iterable[EpisodeSpec], on_result: OnResult) -> None:
         ray = self.ray
         pending = deque(specs)
         attempts: dict[str, int] = {}
         if not self.actors:
-            self.actors = [self._new_actor() for _ in range(min(self.n, max(1, len(pending))))]
+            self.actors = [self._new_actor(i) for i in range(min(self.n, max(1, len(pending))))]
         busy: dict[Any, tuple[int, EpisodeSpec, float]] = {}  # ref -> (actor index, spec, start)
         idle = list(range(len(self.actors)))
         timeout = self.config.episode_timeout_s
 
         def fail(i: int, spec: EpisodeSpec, why: str) -> None:
             ray.kill(self.actors[i], no_restart=True)
-            self.actors[i] = self._new_actor()
+            self.actors[i] = self._new_actor(i)
             self.replaced += 1
             idle.append(i)
             if attempts.get(spec.key, 0) < MAX_ATTEMPTS:
@@ -215,8 +216,8 @@ class RayPool:
 
 
 class _RayEpisodeActor:
-    def __init__(self, config: EvalConfig, out_dir: str) -> None:
-        self.runner = EpisodeRunner(config, out_dir)
+    def __init__(self, config: EvalConfig, out_dir: str, device: str = "sim") -> None:
+        self.runner = EpisodeRunner(config, out_dir, device)
 
     def run(self, spec: EpisodeSpec) -> dict[str, Any]:
         return self.runner.run(spec)
@@ -224,6 +225,7 @@ class _RayEpisodeActor:
 
 def make_pool(backend: str, config: EvalConfig, out_dir: Path, workers: int,
               ray_address: str | None = None):
+    workers = config.max_workers(workers)
     if backend == "ray":
         return RayPool(config, out_dir, workers, address=ray_address)
     if backend != "local":

@@ -135,11 +135,8 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
                 records.append(r)
     target = Path(out) if out else Path(dirs[0])
     summary = write_summary(records, target)
-    try:
-        from antrap_gym.eval.plots import write_plots
+    from antrap_gym.eval.runner import write_artifacts
 
-        write_plots(summary, target)
-    except ImportError:
-        pass
+    write_artifacts(summary, records, target, console or Console())
     print_table(summary, console)
     return summary

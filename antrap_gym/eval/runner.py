@@ -77,16 +77,17 @@ def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: 
 
 def write_artifacts(summary: dict[str, Any], records: list[dict[str, Any]], out: Path,
                     console: Console) -> None:
-    """Plots and the trajectory viewer (skipped with a note if their libraries are missing)."""
+    """Plots and the trajectory viewer. A failure here is reported, never allowed to
+    lose a finished run (the episodes and summary are already on disk)."""
     try:
         from antrap_gym.eval.plots import write_plots
 
         write_plots(summary, out)
-    except ImportError as e:
-        console.print(f"[yellow]plots skipped: {e}")
+    except Exception as e:
+        console.print(f"[yellow]plots skipped: {type(e).__name__}: {e}")
     try:
         from antrap_gym.eval.viewer import write_viewer
 
         write_viewer(records, out)
-    except ImportError as e:
-        console.print(f"[yellow]viewer skipped: {e}")
+    except Exception as e:
+        console.print(f"[yellow]viewer skipped: {type(e).__name__}: {e}")

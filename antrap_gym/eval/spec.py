@@ -86,6 +86,8 @@ class EvalConfig:
     screen_width: int = 360
     trap_retries: int = 2  # re-run a trapped episode where no trap fired, with a new trap seed
     episode_timeout_s: float = 300.0
+    #: devices the workers use, one each (`sim`, `adb:SERIAL`, `adb:HOST:PORT/SERIAL`)
+    devices: list[str] = field(default_factory=lambda: ["sim"])
     settings: list[Setting] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -93,6 +95,15 @@ class EvalConfig:
             self.settings = parse_protocol(self.traps)
         if self.screens not in ("none", "failed", "all"):
             raise ValueError("screens must be none, failed or all")
+
+    def device_for(self, worker: int) -> str:
+        return self.devices[worker % len(self.devices)]
+
+    def max_workers(self, wanted: int) -> int:
+        """Real devices cannot be shared: one worker per device unless all are `sim`."""
+        if all(d == "sim" for d in self.devices):
+            return wanted
+        return min(wanted, len(self.devices))
 
     def setting(self, name: str) -> Setting:
         for s in self.settings:

@@ -24,10 +24,10 @@ from antrap_gym.traps.config import Setting
 
 class EpisodeRunner:
     def __init__(self, config: EvalConfig, out_dir: str | Path | None,
-                 device_factory=None) -> None:
+                 device: str = "sim") -> None:
         self.config = config
         self.out = Path(out_dir) if out_dir is not None else None
-        self.device_factory = device_factory
+        self.device = device  # every setting's env gets its own connection to this device
         self._envs: dict[tuple[str, str], Any] = {}
         self._agents: dict[Any, Any] = {}
 
@@ -40,9 +40,8 @@ class EpisodeRunner:
     def env(self, setting: Setting, obs_mode: str):
         key = (setting.name, obs_mode)
         if key not in self._envs:
-            kw: dict[str, Any] = {"suite": self.config.suite, "obs_mode": obs_mode}
-            if self.device_factory is not None:
-                kw["device"] = self.device_factory()
+            kw: dict[str, Any] = {"suite": self.config.suite, "obs_mode": obs_mode,
+                                  "device": self.device}
             self._envs[key] = make_env(traps=[t.to_dict() for t in setting.traps] or None, **kw)
         return self._envs[key]
 
@@ -142,7 +141,8 @@ class EpisodeRunner:
             "screen_size": list(base.screen_size),
             "trajectory": [
                 {"step": s.step, "action": s.action, "error": s.error, "thought": s.thought,
-                 **({"raw": s.raw} if s.raw else {})}
+                 **({"raw": s.raw} if s.raw else {}),
+                 **({"intended": s.intended} if s.intended is not None else {})}
                 for s in res.trajectory
             ],
         }

@@ -1,0 +1,290 @@
+"""The HTML trajectory viewer, built from a real small evaluation and rendered in
+headless Chromium (so its JavaScript runs): every step shown with its screen,
+trap markers on the right steps, working filters, escaped text, a non-blank page."""
+
+from __future__ import annotations
+
+import copy
+import io
+import shutil
+import subprocess
+from html import escape
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PIL import Image, ImageStat
+
+from antrap_gym.eval import AgentSpec, EvalConfig, evaluate, load_records
+from antrap_gym.eval.spec import EpisodeSpec
+from antrap_gym.eval.viewer import outcome, page_name, write_viewer
+from antrap_gym.eval.worker import error_record
+
+CHROMIUM = "/usr/bin/chromium"
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium")
+
+
+# ------------------------------------------------------------------------------------------------
+# helpers
+
+def chromium(tmp: Path, url: str, *args: str) -> subprocess.CompletedProcess:
+    """Run headless Chromium on `url` (a fresh profile under `tmp`)."""
+    profile = tmp / f"profile-{len(list(tmp.glob('profile-*')))}"
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           f"--user-data-dir={profile}", *args, url]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+
+
+def dump_dom(tmp: Path, page: Path, fragment: str = "") -> str:
+    res = chromium(tmp, page.resolve().as_uri() + fragment, "--dump-dom")
+    assert "<html" in res.stdout, f"no DOM from chromium (rc={res.returncode}): {res.stderr[-2000:]}"
+    return res.stdout
+
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class Dom(HTMLParser):
+    """Every element of a page as (tag, attrs), and the text inside elements with an id."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.elements: list[tuple[str, dict[str, str]]] = []
+        self.texts: dict[str, str] = {}
+        self._open: list[tuple[str, str | None]] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        self.elements.append((tag, a))
+        if tag not in VOID:
+            self._open.append((tag, a.get("id")))
+            if a.get("id"):
+                self.texts.setdefault(a["id"], "")
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open:
+            t, _ = self._open.pop()
+            if t == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        for _, ident in self._open:
+            if ident:
+                self.texts[ident] += data
+
+    def find(self, tag: str, cls: str | None = None, **attrs: str) -> list[dict[str, str]]:
+        out = []
+        for t, a in self.elements:
+            if t != tag or (cls and cls not in a.get("class", "").split()):
+                continue
+            if all(a.get(k.replace("_", "-")) == v for k, v in attrs.items()):
+                out.append(a)
+        return out
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    """A real evaluation: oracle, replay, random on the mini suite, every trap, all screens."""
+    out = tmp_path_factory.mktemp("eval")
+    cfg = EvalConfig(agents=[AgentSpec.make("oracle"), AgentSpec.make("replay"), AgentSpec.make("random")],
+                     suite="antrap-mini", traps="all", screens="all")
+    evaluate(cfg, out, workers=1, progress=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def records(run_dir: Path) -> list[dict[str, Any]]:
+    return load_records(run_dir)
+
+
+def trapped_episode(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """A failed replay episode whose traps fired at steps it took, with screens; the one
+    with the most trap events (several markers to check)."""
+    cands = [r for r in records if r["agent"] == "replay" and r["traps"] and r.get("screens")
+             and all(1 <= ev["step"] <= len(r["trajectory"]) for ev in r["traps"])]
+    assert cands, "no trapped replay episode with screens"
+    return max(cands, key=lambda r: (len({ev["step"] for ev in r["traps"]}), outcome(r) == "failure"))
+
+
+# ------------------------------------------------------------------------------------------------
+# files
+
+def test_viewer_files(run_dir: Path, records: list[dict[str, Any]]) -> None:
+    root = run_dir / "viewer"
+    assert (root / "index.html").is_file(), "evaluate() did not write the viewer"
+    assert len(records) == 198
+    for r in records:
+        page = root / page_name(r)
+        assert page.is_file(), page
+        for f in r["screens"]["files"]:  # every referenced screenshot exists, by its relative path
+            assert (root / ".." / f).resolve().is_file()
+    html = (root / "index.html").read_text()
+    assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+    assert html.count("<tr data-agent=") == len(records)
+
+
+def test_viewer_escapes_text_and_handles_missing_parts(records: list[dict[str, Any]], tmp_path: Path) -> None:
+    """Goals, thoughts, raw output and errors are escaped; episodes without screens or steps
+    (a crashed episode) still get a page."""
+    r = copy.deepcopy(trapped_episode(records))
+    r["id"] = "evil|<b>x</b>"
+    r["goal"] = '<script>document.title="pwned"</script>'
+    r["trajectory"][0]["thought"] = "<img src=x onerror=\"document.title='pwned'\">"
+    r["trajectory"][0]["raw"] = '</pre><script>document.title="pwned"</script>'
+    r["trajectory"][1]["error"] = "<b>bad</b>"
+    del r["screens"]
+    crashed = error_record(EpisodeSpec(AgentSpec.make("oracle"), "Task<x>", 0, "loop", 0),
+                           "RuntimeError: <boom>", "Traceback <tb>", 1.0)
+    index = write_viewer([r, crashed], tmp_path)
+    page = (tmp_path / "viewer" / page_name(r)).read_text()
+    assert "<script>document" not in page and "<img src=x" not in page and "<b>bad" not in page
+    assert "&lt;script&gt;document.title=&quot;pwned&quot;" in page
+    assert "&lt;b&gt;bad&lt;/b&gt;" in page
+    assert page.count('<article class="step') == len(r["trajectory"])
+    assert '<img src="' not in page and "No screenshots were kept" in page
+    err_page = (tmp_path / "viewer" / page_name(crashed)).read_text()
+    assert "RuntimeError: &lt;boom&gt;" in err_page and "No steps were taken" in err_page
+    assert index.read_text().count("<tr data-agent=") == 2
+    if Path(CHROMIUM).exists():  # nothing from the record runs as script
+        text = dump_dom(tmp_path, tmp_path / "viewer" / page_name(r))
+        title = text.split("<title>")[1].split("</title>")[0]
+        assert title.startswith(r["task"]) and "pwned" not in title
+        assert '&lt;script&gt;document.title="pwned"&lt;/script&gt;' in text  # shown as text
+
+
+# ------------------------------------------------------------------------------------------------
+# rendered in Chromium
+
+@needs_chromium
+def test_episode_page_renders_steps_images_and_trap_markers(run_dir: Path, records: list[dict[str, Any]],
+                                                           tmp_path: Path) -> None:
+    r = trapped_episode(records)
+    page = run_dir / "viewer" / page_name(r)
+    text = dump_dom(tmp_path, page)
+    dom = Dom(text)
+    steps = [a for a in dom.find("article", "step") if a.get("id", "").startswith("step-")]
+    assert len(steps) == len(r["trajectory"]) >= 3
+    assert [int(a["data-step"]) for a in steps] == [s["step"] for s in r["trajectory"]]
+    # the screens: one per step and the final one, all loaded by the browser
+    imgs = [a for a in dom.find("img") if a.get("src", "").startswith("../screens/")]
+    assert [a["src"] for a in imgs] == ["../" + f for f in r["screens"]["files"]]
+    assert len(imgs) == len(r["trajectory"]) + 1
+    body = dom.find("body")[0]
+    assert body.get("data-images-loaded") == str(len(imgs)), body
+    assert body.get("data-images-broken") == "0"
+    # an action overlay over each step's screen
+    overlays = dom.find("svg", "overlay")
+    assert len(overlays) == len(r["trajectory"])
+    assert all(o["viewbox"] == f"0 0 {r['screen_size'][0]} {r['screen_size'][1]}" for o in overlays)
+    # trap markers exactly on the steps where a trap acted
+    trap_steps = {ev["step"] for ev in r["traps"]}
+    marked = {int(a["data-step"]) for a in steps if "trap-at" in a["class"].split()}
+    assert marked == trap_steps
+    for n in trap_steps:
+        for ev in r["traps"]:
+            if ev["step"] == n:
+                assert f"⚠ trap: {ev['type'].replace('_', ' ').capitalize()}" in dom.texts[f"step-{n}"]
+    for n in {s["step"] for s in r["trajectory"]} - trap_steps:
+        assert "⚠ trap:" not in dom.texts[f"step-{n}"]
+    # the event list links to those steps; the header shows the goal and verdict
+    events = dom.find("li", "trap-event")
+    assert [int(e["data-step"]) for e in events] == [ev["step"] for ev in r["traps"]]
+    assert [a["href"] for a in dom.find("a") if a.get("href", "").startswith("#step-")][:len(events)] \
+        == [f"#step-{ev['step']}" for ev in r["traps"]]
+    assert dom.find("span", f"o-{outcome(r)}")
+    assert r["goal"] and f'<div class="goal">{escape(r["goal"], quote=False)}</div>' in text
+
+
+@needs_chromium
+def test_action_overlays_follow_the_action(run_dir: Path, records: list[dict[str, Any]]) -> None:
+    """A tap is a circle at its device coordinates, a scroll an arrow, an app launch a caption."""
+    def first(kind: str) -> tuple[dict[str, Any], int]:
+        for r in records:
+            if r.get("screens") and not r["traps"]:
+                for i, s in enumerate(r["trajectory"]):
+                    if s["action"]["action_type"] == kind:
+                        return r, i
+        raise AssertionError(f"no {kind} step")
+
+    for kind, drawn in (("click", "point"), ("scroll", "arrow"), ("open_app", "caption"),
+                        ("input_text", "text")):
+        r, i = first(kind)
+        html = (run_dir / "viewer" / page_name(r)).read_text()
+        block = html.split(f'id="step-{r["trajectory"][i]["step"]}"')[1].split("</article>")[0]
+        assert f'data-kind="{drawn}"' in block, (kind, block[:500])
+        a = r["trajectory"][i]["action"]
+        if kind == "click":
+            assert f'cx="{float(a["x"]):.1f}" cy="{float(a["y"]):.1f}"' in block
+        if kind == "scroll":
+            assert "<polygon" in block
+
+
+@needs_chromium
+def test_index_filters(run_dir: Path, records: list[dict[str, Any]], tmp_path: Path) -> None:
+    index = run_dir / "viewer" / "index.html"
+
+    def shown(fragment: str = "") -> tuple[int, Dom]:
+        dom = Dom(dump_dom(tmp_path, index, fragment))
+        rows = dom.find("tr")
+        rows = [a for a in rows if "data-agent" in a]
+        visible = [a for a in rows if "hidden" not in a]
+        assert len(rows) == len(records)
+        assert dom.texts["n-shown"].strip() == str(len(visible))
+        assert dom.find("body")[0].get("data-shown") == str(len(visible))
+        return len(visible), dom
+
+    n, _ = shown()
+    assert n == len(records)
+    n, dom = shown("#agent=replay&outcome=failure")
+    want = [r for r in records if r["agent"] == "replay" and outcome(r) == "failure"]
+    assert n == len(want) > 0
+    assert dom.texts["n-success"].strip() == "0" and dom.texts["n-failure"].strip() == str(len(want))
+    visible = [a for a in dom.find("tr") if "data-agent" in a and "hidden" not in a]
+    assert all(a["data-agent"] == "replay" and a["data-outcome"] == "failure" for a in visible)
+    # the filter controls took their values from the URL
+    assert dom.find("body")[0]["data-filter"] == "agent=replay&outcome=failure"
+    n, _ = shown("#setting=loop")
+    assert n == sum(1 for r in records if r["setting"] == "loop") > 0
+    n, _ = shown("#setting=%2Atrap")
+    assert n == sum(1 for r in records if r["setting"] != "clean")
+    n, _ = shown("#setting=%2Afired&agent=oracle")
+    assert n == sum(1 for r in records if r["agent"] == "oracle" and r["traps"])
+    n, _ = shown("#outcome=success&q=wi-fi")
+    assert n == sum(1 for r in records if outcome(r) == "success" and "wi-fi" in
+                    " ".join(str(r.get(k) or "") for k in ("id", "task", "goal", "answer", "error")).lower())
+    n, dom = shown("#agent=no-such-agent")  # an unknown value is ignored, not an empty table
+    assert n == len(records) and dom.find("body")[0]["data-filter"] == ""
+
+
+@needs_chromium
+def test_episode_page_screenshot_is_not_blank(run_dir: Path, records: list[dict[str, Any]],
+                                              tmp_path: Path) -> None:
+    r = trapped_episode(records)
+    png = tmp_path / "page.png"
+    res = chromium(tmp_path, (run_dir / "viewer" / page_name(r)).resolve().as_uri(),
+                   f"--screenshot={png}", "--window-size=1280,2400", "--hide-scrollbars")
+    assert png.is_file(), res.stderr[-2000:]
+    img = Image.open(io.BytesIO(png.read_bytes())).convert("RGB")
+    assert img.size == (1280, 2400)
+    stat = ImageStat.Stat(img)
+    assert max(stat.stddev) > 20, f"a near-uniform page: {stat.stddev}"
+    colours = img.resize((320, 600)).getcolors(maxcolors=1 << 16)
+    assert colours is None or len(colours) > 200, "too few colours for screenshots and text"
+    # the trap highlight (#d9480f) is on screen
+    px = np.asarray(img.resize((640, 1200)), dtype=int)
+    orange = int((np.abs(px - [0xD9, 0x48, 0x0F]).max(axis=2) < 16).sum())
+    assert orange > 50, orange
+
+
+def test_viewer_rebuilds_from_records(run_dir: Path, records: list[dict[str, Any]], tmp_path: Path) -> None:
+    """write_viewer over the stored records gives the same pages (the `view` command's path)."""
+    out = tmp_path / "copy"
+    shutil.copytree(run_dir / "screens", out / "screens")
+    index = write_viewer(records, out)
+    assert index == out / "viewer" / "index.html"
+    r = trapped_episode(records)
+    assert (out / "viewer" / page_name(r)).read_text() == (run_dir / "viewer" / page_name(r)).read_text()
