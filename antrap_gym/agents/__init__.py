@@ -1,11 +1,14 @@
 """Agents: the oracle (privileged, closed-loop), random, and model-backed ones."""
 
 from antrap_gym.agents.base import Agent
+from antrap_gym.agents.openai_agent import OpenAIAgent
 from antrap_gym.agents.oracle import OracleAgent
 from antrap_gym.agents.random_agent import RandomAgent
 from antrap_gym.agents.replay import ReplayAgent
+from antrap_gym.agents.transformers_agent import TransformersAgent  # imports torch only when built
 
-AGENTS = {"oracle": OracleAgent, "random": RandomAgent, "replay": ReplayAgent}
+AGENTS = {"oracle": OracleAgent, "random": RandomAgent, "replay": ReplayAgent,
+          "openai": OpenAIAgent, "transformers": TransformersAgent}
 
 
 def make_agent(name: str, **kwargs) -> Agent:
@@ -20,4 +23,5 @@ def make_agent(name: str, **kwargs) -> Agent:
     raise KeyError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))} or module:Class")
 
 
-__all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent", "ReplayAgent", "make_agent"]
+__all__ = ["AGENTS", "Agent", "OpenAIAgent", "OracleAgent", "RandomAgent", "ReplayAgent", "TransformersAgent",
+           "make_agent"]

@@ -21,6 +21,9 @@ class Agent:
 
     #: the agent's last reasoning / raw model output, for trajectory records
     last_thought: str = ""
+    #: what the agent reads: "text" (elements), "screenshot", or "both"; the harness
+    #: picks the environment's observation mode from it
+    observation: str = "text"
 
 
 def base_env(env: gym.Env):

@@ -92,6 +92,10 @@ class Action:
         if not isinstance(kind, str):
             raise ActionError(f"'action_type' must be one of {', '.join(ACTION_TYPES)}")
         kind = _ALIASES.get(kind.strip().lower(), kind.strip().lower())
+        if kind not in ACTION_TYPES and isinstance(d.get("error"), str) and d["error"]:
+            # an agent that could not read its model's output says why: pass that on
+            raise ActionError(f"could not read an action from the model's output: "
+                              f"{d['error'][:500]}")
         if kind not in ACTION_TYPES:
             raise ActionError(f"unknown action_type {kind[:40]!r}; expected one of "
                               f"{', '.join(ACTION_TYPES)}")

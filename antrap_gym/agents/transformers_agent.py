@@ -1,0 +1,181 @@
+"""A local Hugging Face model as an agent, in the shared policy format.
+
+Models load only from a local directory (`local_files_only`): nothing is ever
+downloaded. Text models (AutoTokenizer + AutoModelForCausalLM) read the screen
+as element text through their chat template; VLMs (AutoProcessor +
+AutoModelForImageTextToText) get the screenshot. torch and transformers are
+imported here, lazily, so `antrap_gym` itself imports without them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from antrap_gym.agents.base import Agent
+from antrap_gym.agents.policy import QWEN25_FACTOR, PolicyConfig, PolicySession
+
+_DTYPES = ("auto", "float32", "float16", "bfloat16")
+
+
+def _is_vlm(path: Path, config: Any) -> bool:
+    """A model with a vision tower, or shipped with an image processor."""
+    return (getattr(config, "vision_config", None) is not None
+            or (path / "preprocessor_config.json").exists())
+
+
+class TransformersAgent(Agent):
+    """A policy model run in-process with transformers.
+
+    model_path: a local directory (`save_pretrained` layout).
+    device: "cpu", "cuda", "cuda:N" or "auto" (CUDA when available).
+    dtype: "auto" (bfloat16 on CUDA if supported, else float32), "float32",
+        "float16" or "bfloat16".
+    max_new_tokens: the reply's length cap.
+    do_sample / temperature / top_p / top_k: greedy by default; sampling is
+        seeded from `seed` and the episode seed, so a run repeats exactly.
+    prompt / coords / observation / element_index / ...: the policy format;
+        observation None = "text" for text models, "screenshot" for VLMs.
+    """
+
+    name = "transformers"
+
+    def __init__(self, model_path: str | Path, device: str = "cpu", dtype: str = "auto",
+                 max_new_tokens: int = 256, prompt: str = "guiowl", coords: str = "absolute",
+                 observation: str | None = None, element_index: bool | None = None,
+                 do_sample: bool = False, temperature: float = 1.0, top_p: float = 1.0,
+                 top_k: int | None = None, seed: int = 0, factor: int = QWEN25_FACTOR,
+                 min_pixels: int | None = None, max_pixels: int | None = None, max_history: int = 20,
+                 max_element_chars: int = 16_000, lenient: bool = True,
+                 trust_remote_code: bool = False) -> None:
+        import torch
+        import transformers as tf
+
+        path = Path(model_path).expanduser()
+        if not path.is_dir():
+            raise FileNotFoundError(f"{path} is not a local model directory (models are never "
+                                    "downloaded: save one with save_pretrained and pass its path)")
+        if dtype not in _DTYPES:
+            raise ValueError(f"dtype must be one of {_DTYPES}, got {dtype!r}")
+        self.torch = torch
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = device
+        if dtype == "auto":
+            tdtype = (torch.bfloat16 if device.startswith("cuda") and torch.cuda.is_bf16_supported()
+                      else torch.float32)
+        else:
+            tdtype = getattr(torch, dtype)
+        load = {"local_files_only": True, "trust_remote_code": trust_remote_code}
+        model_config = tf.AutoConfig.from_pretrained(path, **load)
+        self.is_vlm = _is_vlm(path, model_config)
+        if self.is_vlm:
+            self.processor = tf.AutoProcessor.from_pretrained(path, **load)
+            self.tokenizer = getattr(self.processor, "tokenizer", self.processor)
+            self.model = tf.AutoModelForImageTextToText.from_pretrained(path, dtype=tdtype, **load)
+        else:
+            self.processor = None
+            self.tokenizer = tf.AutoTokenizer.from_pretrained(path, **load)
+            self.model = tf.AutoModelForCausalLM.from_pretrained(path, dtype=tdtype, **load)
+        self.model.to(device)
+        self.model.eval()
+        if getattr(self.tokenizer, "chat_template", None) is None and (
+                self.processor is None or getattr(self.processor, "chat_template", None) is None):
+            raise ValueError(f"{path} has no chat template; set tokenizer.chat_template and save it")
+
+        kw: dict[str, Any] = {"prompt": prompt, "coords": coords,
+                              "observation": observation or ("screenshot" if self.is_vlm else "text"),
+                              "element_index": element_index, "factor": factor,
+                              "max_history": max_history, "max_element_chars": max_element_chars}
+        if min_pixels is not None:
+            kw["min_pixels"] = min_pixels
+        if max_pixels is not None:
+            kw["max_pixels"] = max_pixels
+        self.config = PolicyConfig(**kw)
+        self.observation = self.config.observation
+        self.max_new_tokens = max_new_tokens
+        self.do_sample = do_sample
+        self.temperature = temperature
+        self.top_p = top_p
+        self.top_k = top_k
+        self.seed = seed
+        self.lenient = lenient
+        self.session: PolicySession | None = None
+        self._episode_seed = 0
+        self._step = 0
+        self.last_raw = ""
+        self.last_thought = ""
+        self.last_decision = None
+
+    # --- the Agent interface ---------------------------------------------------------------
+    def reset(self, env, obs, info, seed=None) -> None:
+        size = getattr(env.unwrapped, "screen_size", None)
+        if size is None:
+            shot = obs["screenshot"]
+            size = (shot.shape[1], shot.shape[0])
+        goal = obs.get("goal") or info.get("goal") or ""
+        self.session = PolicySession(goal, size, self.config, lenient=self.lenient)
+        self._episode_seed = 0 if seed is None else int(seed)
+        self._step = 0
+        self.last_raw = ""
+        self.last_thought = ""
+        self.last_decision = None
+
+    def act(self, obs: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
+        if self.session is None:
+            raise RuntimeError("call reset() before act()")
+        s = self.session
+        s.observe(obs)
+        self._step += 1
+        queued = s.next_pending()
+        if queued is not None:
+            self.last_raw = ""
+            self.last_thought = "(finishing the previous decision)"
+            return queued
+        text_only = not self.is_vlm
+        messages = s.hf_messages(obs, text_only=text_only)
+        raw = self.generate(messages)
+        self.last_raw = raw
+        decision = s.decode(raw)
+        self.last_decision = decision
+        self.last_thought = decision.thought
+        return decision.action
+
+    # --- generation ----------------------------------------------------------------------------
+    def encode(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        """The model inputs (token ids, and pixel values for a VLM) on the device."""
+        templ = self.processor if self.is_vlm else self.tokenizer
+        inputs = templ.apply_chat_template(messages, add_generation_prompt=True, tokenize=True,
+                                           return_dict=True, return_tensors="pt")
+        return {k: v.to(self.device) if hasattr(v, "to") else v for k, v in inputs.items()}
+
+    def generate(self, messages: list[dict[str, Any]]) -> str:
+        """The model's reply to Hugging Face-form messages (special tokens removed)."""
+        torch = self.torch
+        inputs = self.encode(messages)
+        tok = self.tokenizer
+        gen: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "do_sample": self.do_sample}
+        if self.do_sample:
+            gen.update(temperature=self.temperature, top_p=self.top_p)
+            if self.top_k is not None:
+                gen["top_k"] = self.top_k
+        else:  # greedy: drop sampling settings a checkpoint's generation_config may carry
+            gen.update(temperature=None, top_p=None, top_k=None)
+        eos = [i for i in (tok.convert_tokens_to_ids("<|im_end|>"), tok.eos_token_id)
+               if isinstance(i, int) and i >= 0 and i != tok.unk_token_id]
+        if eos:
+            gen["eos_token_id"] = eos
+        pad = tok.pad_token_id if tok.pad_token_id is not None else (eos[0] if eos else None)
+        if pad is not None:
+            gen["pad_token_id"] = pad
+        devices = [torch.device(self.device).index or 0] if self.device.startswith("cuda") else []
+        with torch.inference_mode(), torch.random.fork_rng(devices=devices):
+            if self.do_sample:
+                seed = (self.seed * 1_000_003 + self._episode_seed * 10_007 + self._step) % (2 ** 63)
+                torch.manual_seed(seed)
+            out = self.model.generate(**inputs, **gen)
+        new = out[0, inputs["input_ids"].shape[1]:]
+        return tok.decode(new, skip_special_tokens=True)
+
+
+__all__ = ["TransformersAgent"]
