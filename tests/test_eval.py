@@ -162,3 +162,46 @@ def test_ray_backend_on_a_local_cluster(tmp_path):
             local["agents"][agent]["clean"]["successes"]
     assert {r["id"] for r in load_records(tmp_path / "ray")} == \
         {r["id"] for r in load_records(tmp_path / "local")}
+
+
+def test_openai_agent_through_the_harness_records_raw_replies(tmp_path):
+    """The whole path: harness -> worker processes -> OpenAI agent -> HTTP -> replies."""
+    from antrap_gym.device.elements import parse_element_lines
+    from tasks.registry import Suite, register_suite
+    from tests.test_openai_agent import ChatServer, guiowl_reply
+
+    def brain(req):
+        user = [m for m in req["messages"] if m["role"] == "user"][-1]["content"]
+        text = user if isinstance(user, str) else "".join(p.get("text", "") for p in user)
+        want_on = "Turn Wi-Fi on." in text
+        block = text.split("screen coordinates):\n", 1)[1].split("\n\n", 1)[0]
+        els = [e for e in parse_element_lines(block) if e.bbox_pixels]
+        labels = {e.label: list(e.center) for e in els if e.label}
+        switch = next((e for e in els if (e.class_name or "").endswith("Switch")), None)
+        if switch is not None and "Wi-Fi" in labels:
+            if switch.is_checked == want_on:
+                return guiowl_reply("Done.", {"action": "terminate", "status": "success"}, "Done.")
+            return guiowl_reply("Flip it.", {"action": "click", "coordinate": list(switch.center)},
+                                "Tapped the switch.")
+        for label in ("Internet", "Network & internet"):
+            if label in labels:
+                return guiowl_reply(f"Open {label}.", {"action": "click",
+                                                        "coordinate": labels[label]}, "Tapped.")
+        return guiowl_reply("Open Settings.", {"action": "open", "text": "Settings"}, "Opened.")
+
+    register_suite(Suite("test-wifi", ("SettingsWifiToggle",), variants=3))
+    server = ChatServer(brain)
+    try:
+        cfg = EvalConfig(agents=[AgentSpec.make("openai", model="gui-owl-7b",
+                                                base_url=server.base_url, observation="text",
+                                                max_tokens=512)],
+                         suite="test-wifi", traps="none", screens="all")
+        summary = evaluate(cfg, tmp_path, workers=2, progress=False, artifacts=False)
+    finally:
+        server.close()
+    assert summary["agents"]["openai:gui-owl-7b"]["clean"]["success_rate"] == 1.0
+    records = load_records(tmp_path)
+    assert len(records) == 3 and len(server.requests) >= 3 * 4
+    step = records[0]["trajectory"][0]
+    assert "<tool_call>" in step["raw"] and step["thought"]
+    assert all((tmp_path / f).exists() for f in records[0]["screens"]["files"])

@@ -40,8 +40,9 @@ class EpisodeRunner:
     def env(self, setting: Setting, obs_mode: str):
         key = (setting.name, obs_mode)
         if key not in self._envs:
-            kw: dict[str, Any] = {"suite": self.config.suite, "obs_mode": obs_mode,
-                                  "device": self.device}
+            # every episode names its task, so the env needs no suite (a suite registered
+            # only in the parent process need not exist in a worker)
+            kw: dict[str, Any] = {"obs_mode": obs_mode, "device": self.device}
             self._envs[key] = make_env(traps=[t.to_dict() for t in setting.traps] or None, **kw)
         return self._envs[key]
 
