@@ -126,6 +126,12 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(fn=_traps)
 
+    sa = sub.add_parser("sim-adbd", help="serve a simulated phone over the ADB device protocol")
+    from antrap_gym.device.adbd.cli import add_arguments as _adbd_args
+
+    _adbd_args(sa)
+    sa.set_defaults(fn=lambda a: __import__("antrap_gym.device.adbd.cli", fromlist=["main"]).main(a))
+
     b = sub.add_parser("bench", help="measure the simulated phone's speed")
     b.add_argument("--json", action="store_true")
     b.add_argument("--quick", action="store_true", help="fewer repeats (seconds, not minutes)")

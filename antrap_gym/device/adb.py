@@ -95,6 +95,9 @@ class AdbDevice(Device):
             if attempt < self.retries:
                 time.sleep(min(2.0, 0.2 * 2**attempt))
                 if self._tcp:
+                    # an offline TCP device stays "already connected" until disconnected
+                    with contextlib.suppress(Exception):
+                        self.client.disconnect(self.serial)
                     with contextlib.suppress(Exception):
                         self.client.connect(self.serial, timeout=self.timeout_s)
         raise DeviceLostError(f"{what} on {self.serial or 'the device'} failed: "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from antrap_gym.device.adbd.server import DEFAULT_SERIAL, AdbdServer
@@ -85,12 +85,13 @@ class AdbdHandle:
         self._call(self.server.start())
 
     def freeze(self) -> None:
-        """Hang like a frozen device: connections stay open but nothing is answered."""
-        self._loop.call_soon_threadsafe(self.server.live.clear)
+        """Hang like a frozen device: connections stay open (new ones are accepted) but
+        nothing is answered until `thaw()`."""
+        self._call(_run(self.server.live.clear))
 
     def thaw(self) -> None:
         """Undo `freeze()`: answer everything that queued up meanwhile."""
-        self._loop.call_soon_threadsafe(self.server.live.set)
+        self._call(_run(self.server.live.set))
 
     def close(self) -> None:
         """Stop for good and end the thread."""
@@ -117,9 +118,11 @@ class AdbdHandle:
 
 
 def serve_in_thread(port: int = 0, phone_device: SimDevice | None = None, serial: str = DEFAULT_SERIAL,
-                    host: str = "127.0.0.1") -> AdbdHandle:
+                    host: str = "127.0.0.1", lock: threading.RLock | None = None) -> AdbdHandle:
     """Serve `phone_device` (a fresh `SimDevice` if None) on host:port (0: the OS picks)
-    from a daemon thread; returns once it is listening."""
+    from a daemon thread; returns once it is listening. Every adb command takes `lock`
+    (a new RLock if None; also `handle.lock`) around the phone: share it with any other
+    code that drives the same phone meanwhile."""
     if phone_device is None:
         from antrap_gym.device.sim.device import SimDevice
 
@@ -143,7 +146,7 @@ def serve_in_thread(port: int = 0, phone_device: SimDevice | None = None, serial
     thread = threading.Thread(target=main, name=f"adbd-{serial}", daemon=True)
     thread.start()
     ready.wait()
-    server = asyncio.run_coroutine_threadsafe(_make(phone_device, host, port, serial, executor),
+    server = asyncio.run_coroutine_threadsafe(_make(phone_device, host, port, serial, lock, executor),
                                               loop).result(CALL_TIMEOUT_S)
     handle = AdbdHandle(server, loop, thread, executor)
     try:
@@ -154,7 +157,11 @@ def serve_in_thread(port: int = 0, phone_device: SimDevice | None = None, serial
     return handle
 
 
-async def _make(device: SimDevice, host: str, port: int, serial: str,
+async def _make(device: SimDevice, host: str, port: int, serial: str, lock: threading.RLock | None,
                 executor: concurrent.futures.Executor) -> AdbdServer:
     # built on the loop so its asyncio objects belong to it
-    return AdbdServer(device, host=host, port=port, serial=serial, executor=executor)
+    return AdbdServer(device, host=host, port=port, serial=serial, lock=lock, executor=executor)
+
+
+async def _run(fn: Callable[[], object]) -> None:
+    fn()

@@ -547,6 +547,13 @@ def dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Output:
             lines.append(f"  * Task{{t{_task_id(p, pkg)} type=standard A={pkg} size={len(stack)}}}")
         return ("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
                 + "\n".join(lines) + "\n").encode(), "", 0
+    if svc == "display":
+        p = sh.phone
+        return (f"DISPLAY MANAGER (dumpsys display)\n  mDefaultDisplayId=0\n"
+                f"  DisplayDeviceInfo{{\"Built-in Screen\": uniqueId=\"local:0\", {p.width} x "
+                f"{p.height}, modeId 1, density {round(160 * p.density)}, rotation 0}}\n"
+                f"  mDisplayWidth={p.width}\n  mDisplayHeight={p.height}\n"
+                f"  mCurrentOrientation=0\n  orientation=0\n").encode(), "", 0
     if svc == "battery":
         return b"Current Battery Service state:\n  AC powered: false\n  level: 87\n  scale: 100\n", \
             "", 0

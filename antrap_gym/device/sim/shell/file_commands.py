@@ -72,6 +72,9 @@ def ls(sh: Shell, args: list[str], stdin: bytes) -> Output:
         if fs.isfile(full) or "d" in flags:
             out.append(entry(full, p))
             continue
+        if "R" in flags:
+            out.extend(_ls_recursive(fs, full, p))
+            continue
         if multi:
             out.append(("\n" if i else "") + f"{p}:")
         names = fs.listdir(full)
@@ -86,6 +89,19 @@ def ls(sh: Shell, args: list[str], stdin: bytes) -> Output:
             out.append(entry(child, n))
     text = "\n".join(out) + ("\n" if out else "")
     return text.encode(), "".join(errs), code
+
+
+def _ls_recursive(fs, full: str, shown: str) -> list[str]:
+    """`ls -R`: each directory's entries under a `path:` header, depth first."""
+    lines = [f"{shown}:"]
+    names = [n for n in fs.listdir(full) if not n.startswith(".")]
+    lines.extend(names)
+    for n in names:
+        child = posixpath.join(full, n)
+        if fs.isdir(child):
+            lines.append("")
+            lines.extend(_ls_recursive(fs, child, posixpath.join(shown, n)))
+    return lines
 
 
 @command("cat")

@@ -168,6 +168,9 @@ class Shell:
             if op == "2>&1":
                 out, err = out + err.encode(), ""
                 continue
+            if op == ">&2":
+                out, err = b"", err + out.decode("utf-8", "replace")
+                continue
             if target in ("/dev/null",):
                 if op in (">", ">>", "&>"):
                     out = b""

@@ -19,7 +19,7 @@ class ShellSyntaxError(Exception):
 
 
 OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n")
-REDIRS = ("2>&1", "&>", "2>>", ">>", "2>", ">", "<")
+REDIRS = ("2>&1", "1>&2", ">&2", "&>", "2>>", ">>", "2>", ">", "<")
 
 
 @dataclass
@@ -162,11 +162,11 @@ def parse(script: str) -> list[Pipeline]:
             i += len(op)
             continue
         red = next((r for r in REDIRS if script.startswith(r, i)), None)
-        if red is not None and (red[0] != "2" or i == 0 or script[i - 1] in " \t"):
+        if red is not None and (red[0] not in "12" or i == 0 or script[i - 1] in " \t"):
             if pending is not None:
                 raise ShellSyntaxError(f"syntax error: redirection {pending} needs a target")
-            if red == "2>&1":
-                cur.redirs.append((red, ""))
+            if red in ("2>&1", "1>&2", ">&2"):
+                cur.redirs.append((">&2" if red != "2>&1" else red, ""))
             else:
                 pending = red
             i += len(red)
