@@ -5,6 +5,13 @@ import pytest
 
 import antrap_gym  # noqa: F401  (registers the environments)
 from antrap_gym.device.sim import SimDevice
+from tests.adb_server import adb_server
+
+
+@pytest.fixture(scope="module")
+def adb(tmp_path_factory):
+    """A private adb server (the stock binary) for this module's tests."""
+    yield from adb_server(tmp_path_factory)
 
 
 @pytest.fixture

@@ -179,8 +179,10 @@ class AdbDevice(Device):
                                                            payload["name"]):
             self._size = None
             return
-        pkgs = " ".join(shlex.quote(p) for p in sorted(set(self.app_packages().values())))
-        self.shell(f"input keyevent KEYCODE_HOME; for p in {pkgs}; do am force-stop $p; done")
+        stops = [f"am force-stop {shlex.quote(p)}" for p in sorted(set(self.app_packages().values()))]
+        r = self.shell("; ".join(["input keyevent KEYCODE_HOME", *stops]))
+        if not r.ok:
+            raise DeviceError(f"could not reset the device to its home screen: {r.stderr.strip()[:200]}")
 
     def _emulator(self) -> bool:
         return bool(self.serial and self.serial.startswith("emulator-"))
@@ -194,19 +196,42 @@ class AdbDevice(Device):
         return out.returncode == 0 and "KO" not in out.stdout
 
     # --- input -------------------------------------------------------------------------------
+    def enter_text(self, text: str, at: tuple[int, int] | None = None, clear: bool = False,
+                   submit: bool = True) -> ShellResult:
+        """One shell round trip for tap + clear + type + Enter when the text is plain
+        ASCII (`&&`: a failing step stops the rest); the IME path otherwise."""
+        if not self._plain(text):
+            return super().enter_text(text, at, clear, submit)
+        cmds = [f"input tap {int(at[0])} {int(at[1])}"] if at is not None else []
+        if clear:
+            cmds += ["input keycombination KEYCODE_CTRL_LEFT KEYCODE_A", "input keyevent KEYCODE_DEL"]
+        cmds += self._text_commands(text)
+        if submit:
+            cmds.append("input keyevent KEYCODE_ENTER")
+        return self.shell(" && ".join(cmds)) if cmds else ShellResult()
+
+    @staticmethod
+    def _plain(text: str) -> bool:
+        """Text that `input text` types exactly once single-quoted."""
+        return bool(_PRINTABLE_ASCII.match(text)) and "%s" not in text
+
+    @staticmethod
+    def _text_commands(text: str) -> list[str]:
+        cmds = []
+        for i, line in enumerate(text.split("\n")):
+            if i:
+                cmds.append("input keyevent KEYCODE_ENTER")
+            for start in range(0, len(line), TEXT_CHUNK):
+                chunk = line[start : start + TEXT_CHUNK].replace(" ", "%s")
+                cmds.append("input text " + shlex.quote(chunk))
+        return cmds
+
     def type_text(self, text: str) -> ShellResult:
         """Type exactly `text`: `input text` for printable ASCII (quoted so that no
         character reaches the shell as syntax), the ADBKeyboard IME otherwise."""
-        if _PRINTABLE_ASCII.match(text) and "%s" not in text:
-            for i, line in enumerate(text.split("\n")):
-                if i:
-                    self.key("KEYCODE_ENTER")
-                for start in range(0, len(line), TEXT_CHUNK):
-                    chunk = line[start : start + TEXT_CHUNK].replace(" ", "%s")
-                    r = self.shell("input text " + shlex.quote(chunk))
-                    if not r.ok:
-                        return r
-            return ShellResult()
+        if self._plain(text):
+            cmds = self._text_commands(text)
+            return self.shell(" && ".join(cmds)) if cmds else ShellResult()
         if not self._adb_keyboard():
             return ShellResult("", "this text needs the ADBKeyboard IME (com.android.adbkeyboard)"
                                " to be typed exactly, and it is not installed on the device; "
@@ -221,7 +246,7 @@ class AdbDevice(Device):
 
     def _adb_keyboard(self) -> bool:
         if self._ime_ready is None:
-            listed = self.shell("ime list -s").stdout.split()
+            listed = self.shell("ime list -a -s").stdout.split()  # installed, enabled or not
             self._ime_ready = ADB_KEYBOARD in listed
             if self._ime_ready and self.shell(
                     "settings get secure default_input_method").stdout.strip() != ADB_KEYBOARD:

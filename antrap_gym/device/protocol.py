@@ -107,6 +107,20 @@ class Device(abc.ABC):
         self.shell("input keycombination KEYCODE_CTRL_LEFT KEYCODE_A")
         return self.key("KEYCODE_DEL")
 
+    def enter_text(self, text: str, at: tuple[int, int] | None = None, clear: bool = False,
+                   submit: bool = True) -> ShellResult:
+        """The `input_text` action: tap the field at `at`, optionally empty it, type
+        `text`, press Enter. Backends with costly round trips send it as one command."""
+        if at is not None:
+            self.tap(*at)
+        if clear:
+            self.clear_text()
+        if text:
+            res = self.type_text(text)
+            if not res.ok:
+                return res
+        return self.key("KEYCODE_ENTER") if submit else ShellResult()
+
     def key(self, keycode: str | int) -> ShellResult:
         return self.shell(f"input keyevent {shlex.quote(str(keycode))}")
 

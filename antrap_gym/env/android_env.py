@@ -102,6 +102,8 @@ class AndroidEnv(gym.Env):
             params = template.generate_params(rng)
         if self._boot is None:
             self._boot = self.device.snapshot()
+            if not self.device.deterministic:  # a real phone is wherever it was left
+                self.device.restore(self._boot)
         else:
             self.device.restore(self._boot)
         self.task = template(params)
@@ -208,16 +210,10 @@ class AndroidEnv(gym.Env):
             else:
                 dev.long_press(x, y, a.duration_ms or 1000)
         elif t == "input_text":
-            if a.index is not None or a.x is not None:
-                x, y = self.point_of(a)
-                dev.tap(x, y)
-            if a.clear_text:
-                dev.clear_text()
-            if a.text:
-                res = dev.type_text(a.text)
-                if not res.ok:
-                    raise ActionError(f"the device could not type the text: {res.stderr.strip()[:200]}")
-            dev.key("KEYCODE_ENTER")
+            at = self.point_of(a) if (a.index is not None or a.x is not None) else None
+            res = dev.enter_text(a.text or "", at=at, clear=bool(a.clear_text))
+            if not res.ok:
+                raise ActionError(f"the device could not type the text: {res.stderr.strip()[:200]}")
         elif t == "scroll":
             x0, y0, x1, y1 = self._scroll_box(a)
             cx, cy = (x0 + x1) // 2, (y0 + y1) // 2

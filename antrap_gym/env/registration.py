@@ -41,3 +41,13 @@ def register_envs() -> None:
     for env_id, kwargs in specs.items():
         if env_id not in registry:
             register(id=env_id, entry_point=FACTORY, kwargs=kwargs, disable_env_checker=True)
+    # a real phone or emulator over ADB: `device="adb:SERIAL"` picks one (default: the only
+    # one attached); the portable tasks, any traps; not deterministic (real time, real apps)
+    adb_specs: dict[str, dict[str, Any]] = {
+        "antrap/AndroidAdb-v0": {"device": "adb:"},
+        "antrap/AndroidAdb-Text-v0": {"device": "adb:", "obs_mode": "text"},
+    }
+    for env_id, kwargs in adb_specs.items():
+        if env_id not in registry:
+            register(id=env_id, entry_point=FACTORY, kwargs=kwargs, disable_env_checker=True,
+                     nondeterministic=True)

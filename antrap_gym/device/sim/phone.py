@@ -62,6 +62,11 @@ def keycode_of(spec: str | int) -> int | None:
     return KEYCODES.get(s)
 
 
+#: the keyboards a fresh simulated phone has installed: Gboard and the ADBKeyboard IME
+INPUT_METHODS = ("com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME",
+                 "com.android.adbkeyboard/.AdbIME")
+
+
 @dataclass(slots=True)
 class PhoneState:
     clock_ms: int
@@ -101,6 +106,8 @@ class Phone:
         self._elements: list[UIElement] | None = None
         self._relayout = False
         self.shell_log: deque[str] = deque(maxlen=10000)
+        #: installed input methods (`ime list -a -s`); remove ADBKeyboard to model a stock phone
+        self.input_methods: list[str] = list(INPUT_METHODS)
         self.frame_cache: tuple | None = None
         self._bar_cache: dict[str, object] = {}
         for app in self.apps.values():

@@ -635,14 +635,25 @@ def cmd(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 @command("ime")
 def ime(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    """`ime list [-a] -s`, `ime enable|disable|set ID`; enabled IMEs live in the secure
+    setting `enabled_input_methods` as on a real phone (unset: every installed one)."""
     st = sh.phone.settings
+    installed = list(sh.phone.input_methods)
+    raw = st.get("secure", "enabled_input_methods")
+    enabled = [i for i in raw.split(":") if i in installed] if raw else installed
     if args[:1] == ["list"]:
-        return f"{GBOARD}\n{ADB_KEYBOARD}\n".encode(), "", 0
-    if args[:1] in (["set"], ["enable"]) and len(args) == 2:
-        if args[1] not in (GBOARD, ADB_KEYBOARD):
+        shown = installed if "-a" in args else enabled
+        return "".join(f"{i}\n" for i in shown).encode(), "", 0
+    if args[:1] in (["set"], ["enable"], ["disable"]) and len(args) == 2:
+        if args[1] not in installed:
             return b"", f"Unknown input method {args[1]} cannot be selected for user #0\n", 1
         if args[0] == "set":
+            if args[1] not in enabled:
+                return b"", f"Input method {args[1]} is not enabled for user #0\n", 1
             st.put("secure", "default_input_method", args[1])
-        verb = "selected" if args[0] == "set" else "enabled"
-        return f"Input method {args[1]} {verb} for user #0\n".encode(), "", 0
-    return b"", "usage: ime list | ime set ID | ime enable ID\n", 1
+            return f"Input method {args[1]} selected for user #0\n".encode(), "", 0
+        keep = [i for i in enabled if i != args[1]] + ([args[1]] if args[0] == "enable" else [])
+        st.put("secure", "enabled_input_methods", ":".join(keep))
+        state = "now enabled" if args[0] == "enable" else "now disabled"
+        return f"Input method {args[1]}: {state} for user #0\n".encode(), "", 0
+    return b"", "usage: ime list [-a] [-s] | ime enable|disable|set ID\n", 1
