@@ -155,6 +155,13 @@ class VirtualOverlay:
         self.host.show_overlay(overlay)
         self.elements = self.host.ui_elements()
 
+    def __deepcopy__(self, memo) -> VirtualOverlay:
+        """A fresh host phone showing a copy of the overlay (phones hold SQLite handles)."""
+        import copy
+
+        ov = copy.deepcopy(self.overlay, memo)
+        return VirtualOverlay(ov, (self.host.width, self.host.height), dark=self.host.dark)
+
     def tick(self) -> None:
         self.host.advance()  # the ad's countdown runs on agent steps
         self.elements = self.host.ui_elements()
