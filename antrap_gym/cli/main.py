@@ -96,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_eval_parser(sub)
 
+    from training.cli import add_training_parsers  # collect, train sft|grpo (torch loads lazily)
+
+    add_training_parsers(sub)
+
     r = sub.add_parser("run", help="watch an agent do tasks on the simulated phone")
     r.add_argument("--agent", default="oracle", help="oracle | random | module:Class")
     r.add_argument("--suite", default="antrap")

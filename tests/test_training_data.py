@@ -1,0 +1,320 @@
+"""Training data, configs and the tiny policy.
+
+The collected rows must be the agents' own prompts with the oracle's actions as
+targets (parsed back with the shared parser), VLM rows must point at real PNGs
+of the image the model is shown, the tokenizer trained on the phone's text must
+round-trip it, and the tiny model must build the same way twice and load as the
+`transformers` agent. Config tests check the schema, overrides, trap modes and
+every shipped config.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from antrap_gym.agents.policy import PolicyConfig, build_hf_messages, parse_completion
+from training.config import (
+    MIXED_P,
+    ConfigError,
+    TrapsConfig,
+    load_config,
+    trap_stack,
+)
+from training.data import collect, read_rows
+
+ROOT = Path(__file__).resolve().parents[1]
+TASKS = ["SettingsWifiToggle", "ContactsAddContact"]
+
+
+# --- configs ----------------------------------------------------------------------------------
+
+
+def test_every_shipped_config_loads_and_names_its_trap_setting():
+    from antrap_gym.traps.taxonomy import LAYERS, TRAP_TYPES
+
+    files = {p.stem: p for p in (ROOT / "configs" / "train").glob("*.yaml")}
+    expected = {"smoke_cpu", "clean", "mixed", *TRAP_TYPES, *(f"layer_{lay}" for lay in LAYERS)}
+    assert expected <= set(files)
+    for name, path in files.items():
+        cfg = load_config(path)
+        assert cfg.model.path is None  # every config runs on a CPU with the tiny policy as shipped
+        stack = [t["type"] for t in cfg.trap_stack()]
+        if name in TRAP_TYPES:
+            assert stack == [name]
+        elif name.startswith("layer_"):
+            assert stack == list(LAYERS[name.removeprefix("layer_")])
+        elif name == "mixed":
+            assert stack == list(TRAP_TYPES)
+        else:
+            assert stack == []
+
+
+def test_unknown_keys_and_bad_values_are_clear_errors(tmp_path):
+    with pytest.raises(ConfigError, match=r"unknown config key 'sft.lrr' \(did you mean 'lr'\?\)"):
+        load_config(None, ["sft.lrr=1"])
+    with pytest.raises(ConfigError, match=r"unknown config key 'policy\.obs'"):
+        load_config(None, ["policy.obs=text"])
+    with pytest.raises(ConfigError, match=r"unknown config key 'modle'"):
+        load_config(None, ["modle.path=x"])
+    with pytest.raises(ConfigError, match=r"grpo\.granularity must be one of step, episode"):
+        load_config(None, ["grpo.granularity=turn"])
+    with pytest.raises(ConfigError, match=r"traps\.mode 'popups'"):
+        load_config(None, ["traps.mode=popups"])
+    with pytest.raises(ConfigError, match=r"traps.params \['colour'\] fit no trap"):
+        load_config(None, ["traps.mode=loop", "traps.params={colour: red}"])
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("sft:\n  epochs: 1\n  batchsize: 4\n")
+    with pytest.raises(ConfigError,
+                       match=r"bad\.yaml: unknown config key 'sft\.batchsize' \(did you mean 'batch_size'"):
+        load_config(bad)
+
+
+def test_overrides_extends_and_yaml_numbers(tmp_path):
+    child = tmp_path / "child.yaml"
+    child.write_text(f"extends: {ROOT / 'configs/train/clean.yaml'}\nsft:\n  lr: 1e-4\n")
+    cfg = load_config(child, ["env.tasks=[SettingsWifiToggle]", "model.tiny.hidden_size=32",
+                              "grpo.reward_weights.progress=2", "traps.mode=loop", "traps.p=0.5"])
+    assert cfg.name == "child" and cfg.sft.lr == pytest.approx(1e-4)  # YAML reads 1e-4 as a string
+    assert cfg.sft.epochs == 2 and cfg.env.suite == "antrap"  # the rest comes from clean.yaml
+    assert cfg.env.tasks == ["SettingsWifiToggle"] and cfg.model.tiny.hidden_size == 32
+    assert cfg.grpo.reward_weights.progress == 2.0 and cfg.grpo.reward_weights.format == 0.1
+    assert cfg.trap_stack() == [{"type": "loop", "p": 0.5}]
+    assert cfg.run_dir("sft") == Path("runs/clean/sft") and cfg.run_dir("grpo", "x") == Path("x")
+
+
+def test_trap_modes_become_stacks_make_env_accepts():
+    from antrap_gym.env.registration import make_env
+
+    assert trap_stack(TrapsConfig()) == []
+    mixed = trap_stack(TrapsConfig(mode="mixed"))
+    assert len(mixed) == 10 and all(t["p"] == MIXED_P and t["at_least_once"] is False for t in mixed)
+    assert [t["type"] for t in trap_stack(TrapsConfig(mode="round", p=0.3))] == \
+        ["state_deadlock", "context_disruption", "loop"]
+    assert trap_stack(TrapsConfig(mode="loop", params={"interval": 3}, duration=[2, 2])) == \
+        [{"type": "loop", "duration": [2, 2], "interval": 3}]
+    with pytest.raises(ConfigError, match="mode clean"):
+        trap_stack(TrapsConfig(mode="clean", p=0.5))
+    env = make_env(traps=mixed, obs_mode="text")
+    obs, info = env.reset(seed=0, options={"task": "SettingsWifiToggle"})
+    assert "traps" in info
+    env.close()
+
+
+def test_config_collect_and_cli_import_without_torch():
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "for m in ('torch', 'transformers', 'trl', 'datasets'):\n    sys.modules[m] = None\n"
+            "from training import cli, config, data\n"
+            "cfg = config.load_config('smoke_cpu')\n"
+            "args = cli.build_parser().parse_args(['train', 'sft', '--config', 'smoke_cpu'])\n"
+            "print(cfg.name, args.stage)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["smoke_cpu", "sft"]
+
+
+def test_device_helpers_force_float32_on_cpu():
+    pytest.importorskip("torch")
+    from training.config import precision_kwargs, resolve_dtype, trainer_kwargs
+
+    cfg = load_config(None, ["model.device=cpu", "model.dtype=bfloat16"])
+    assert resolve_dtype(cfg.model) == "float32"
+    assert precision_kwargs(cfg) == {"bf16": False, "fp16": False, "use_cpu": True}
+    kw = trainer_kwargs(cfg, "out")
+    assert kw["use_cpu"] and not kw["bf16"] and kw["report_to"] in ("none", ["tensorboard"])
+
+
+# --- collected data ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def text_data(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("data-text")
+    return collect(out, traps=["clean", "external_interruption"], variants=1, tasks=TASKS, seeds=2,
+                   policy_cfg=PolicyConfig(observation="text"))
+
+
+def _conclusion(text: str) -> str:
+    m = re.search(r"<conclusion>\n(.*)\n</conclusion>", text, re.S)
+    assert m, text
+    return m.group(1)
+
+
+def test_rows_are_the_agents_prompts_with_the_oracles_actions(text_data):
+    from antrap_gym.env.registration import make_env
+
+    rows = read_rows([text_data])
+    info = json.loads((text_data.parent / "dataset_info.json").read_text())
+    assert info["rows"] == len(rows) > 10 and info["vlm"] is False
+    assert set(info["by_setting"]) == {"clean", "external_interruption"}
+    cfg = PolicyConfig(observation="text")
+    by_episode: dict[str, list[dict]] = {}
+    for r in rows:
+        assert [m["role"] for m in r["messages"]] == ["system", "user", "assistant"]
+        assert all(isinstance(m["content"], str) for m in r["messages"])
+        space = cfg.space(tuple(r["screen_size"]))
+        action, _ = parse_completion(r["messages"][2]["content"], space=space, config=cfg)
+        want = r["action"]
+        assert action["action_type"] == want["action_type"]
+        for k, v in want.items():  # coordinates survive the model's space to within a pixel or two
+            if k in ("x", "y", "x2", "y2"):
+                assert abs(action[k] - v) <= 2, (k, action, want)
+            elif k != "action_type":
+                assert action[k] == v, (k, action, want)
+        by_episode.setdefault(r["episode"], []).append(r)
+    for eps in by_episode.values():
+        assert [r["step"] for r in eps] == list(range(1, len(eps) + 1))
+        assert eps[-1]["action"]["action_type"] == "status"  # the oracle finishes every kept episode
+        for k, r in enumerate(eps):  # the history in each prompt is the earlier replies' conclusions
+            user = r["messages"][1]["content"]
+            for j in range(k):
+                assert f"Step {j + 1}: {_conclusion(eps[j]['messages'][2]['content'])}" in user
+            if k == 0:
+                assert "None yet: this is the first step." in user
+    # the first prompt of an episode is exactly what the agents build for the reset observation
+    first = by_episode[f"clean-{TASKS[0]}-100"][0]
+    env = make_env(obs_mode="text")
+    obs, _ = env.reset(seed=100, options={"task": TASKS[0]})
+    msgs = build_hf_messages(obs["goal"], env.unwrapped.screen_size, elements=obs["ui_elements"], config=cfg)
+    env.close()
+    assert first["messages"][:2] == msgs
+
+
+def test_trapped_rows_record_the_traps_and_the_oracle_recovers(text_data):
+    rows = read_rows([text_data])
+    trapped = [r for r in rows if r["setting"] == "external_interruption"]
+    hit = [r for r in trapped if "external_interruption" in r["traps_fired"]]
+    assert hit, "no pop-up in two trap seeds x two tasks"
+    assert all(r["trap_seed"] is not None for r in trapped)
+    assert all(r["success"] == 1.0 for r in rows)  # success_only
+
+
+@pytest.fixture(scope="module")
+def vlm_data(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("data-vlm")
+    return collect(out, traps=["clean"], variants=1, tasks=TASKS[:1],
+                   policy_cfg=PolicyConfig(observation="screenshot"))
+
+
+def test_vlm_rows_reference_existing_pngs(vlm_data):
+    from PIL import Image
+
+    info = json.loads((vlm_data.parent / "dataset_info.json").read_text())
+    assert info["vlm"] and info["obs_mode"] == "screenshot"
+    raw = [json.loads(line) for line in vlm_data.read_text().splitlines()]
+    cfg = PolicyConfig(observation="screenshot")
+    for r in raw:
+        (rel,) = r["images"]
+        assert not Path(rel).is_absolute()
+        png = vlm_data.parent / rel
+        assert png.is_file()
+        with Image.open(png) as im:  # the image the model is shown: smart-resized
+            assert im.format == "PNG" and im.size == cfg.space(tuple(r["screen_size"])).image_size
+        user = r["messages"][1]["content"]
+        assert [p["type"] for p in user] == ["text", "image"]
+        assert "The screenshot shows the current screen." in user[0]["text"]
+        assert "[0]" not in user[0]["text"]  # no element list: the model reads the image
+    # TRL's VLM route fills the placeholders with the images
+    trl_data = pytest.importorskip("trl.data_utils")
+    rows = read_rows([vlm_data])
+    image = Image.open(rows[0]["images"][0])
+    filled = trl_data.prepare_multimodal_messages(rows[0]["messages"], images=[image])
+    assert sum(1 for m in filled for p in m["content"] if p["type"] == "image" and "image" in p) == 1
+
+
+def test_collect_cli(tmp_path):
+    from training.cli import main
+
+    out = tmp_path / "d"
+    assert main(["collect", "--out", str(out), "--tasks", "SettingsWifiToggle", "--variants", "1",
+                 "--traps", "clean,loop", "--seeds", "1"]) == 0
+    info = json.loads((out / "dataset_info.json").read_text())
+    assert info["tasks"] == ["SettingsWifiToggle"] and set(info["settings"]) == {"clean", "loop"}
+    assert info["settings"]["loop"] == [{"type": "loop"}]
+    assert main(["collect", "--out", str(out), "--traps", "nonsense"]) == 2
+
+
+# --- the tiny policy ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_dir(tmp_path_factory) -> Path:
+    for mod in ("torch", "transformers", "trl", "tokenizers"):
+        pytest.importorskip(mod)
+    from training.tiny import build_tiny_policy
+
+    return build_tiny_policy(tmp_path_factory.mktemp("tiny"), seed=0)
+
+
+def test_tokenizer_round_trips_the_phones_text(tiny_dir, text_data):
+    from transformers import AutoTokenizer
+    from trl.chat_template_utils import qwen2_5_chat_template
+
+    from tasks import TEMPLATES
+
+    tok = AutoTokenizer.from_pretrained(tiny_dir, local_files_only=True)
+    assert tok.chat_template == qwen2_5_chat_template  # byte-identical: TRL recognises tool calls
+    texts = [m["content"] for r in read_rows([text_data]) for m in r["messages"]]
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    texts += [cls(cls.generate_params(rng)).goal for cls in TEMPLATES.values()]
+    texts += ["Ünïcödé — café ✓ 日本語 🙂 \t tabs\nand lines", '{"action": "click", "coordinate": [12, 345]}']
+    for t in texts:
+        ids = tok(t, add_special_tokens=False)["input_ids"]
+        assert tok.decode(ids) == t
+    for tag in ("<tool_call>", "</tool_call>", "<thinking>", "</thinking>", "<conclusion>", "</conclusion>",
+                "<|im_start|>", "<|im_end|>"):
+        assert len(tok(tag, add_special_tokens=False)["input_ids"]) == 1, tag
+    sys_prompt = texts[0]
+    assert len(tok(sys_prompt)["input_ids"]) < len(sys_prompt) / 3  # the format is covered by merges
+    rendered = tok.apply_chat_template(read_rows([text_data])[0]["messages"], tokenize=False)
+    assert rendered.startswith("<|im_start|>system\nYou are a GUI agent")
+    assert rendered.endswith("<|im_end|>\n")
+
+
+def test_tiny_model_builds_deterministically(tiny_dir, tmp_path):
+    import torch
+    from safetensors.torch import load_file
+
+    from training.tiny import build_tiny_policy
+
+    again = build_tiny_policy(tmp_path / "again", seed=0)
+    assert (again / "tokenizer.json").read_bytes() == (tiny_dir / "tokenizer.json").read_bytes()
+    a, b = load_file(tiny_dir / "model.safetensors"), load_file(again / "model.safetensors")
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    cfg = json.loads((tiny_dir / "config.json").read_text())
+    assert cfg["model_type"] in ("qwen3", "qwen2")
+    assert cfg["hidden_size"] == 64 and cfg["num_hidden_layers"] == 2
+    other = build_tiny_policy(tmp_path / "other", seed=1)
+    c = load_file(other / "model.safetensors")
+    assert any(not torch.equal(a[k], c[k]) for k in a if a[k].shape == c[k].shape)
+
+
+def test_transformers_agent_loads_the_tiny_policy(tiny_dir):
+    import gymnasium as gym
+    import torch
+
+    from antrap_gym.agents import make_agent
+    from antrap_gym.rollout import run_episode
+    from training.config import ModelConfig
+    from training.tiny import load_policy
+
+    agent = make_agent("transformers", model_path=str(tiny_dir), max_new_tokens=8)
+    assert not agent.is_vlm and agent.config.observation == "text"
+    env = gym.make("antrap/AndroidSim-Text-v0", task="SettingsWifiToggle", max_steps=2)
+    res = run_episode(env, agent, seed=0)
+    env.close()
+    assert res.error is None and res.steps == 2
+    model, tok = load_policy(ModelConfig(device="cpu"), tiny_dir)
+    assert model.dtype == torch.float32 and tok.eos_token == "<|im_end|>" and tok.pad_token == "<|endoftext|>"
+    with pytest.raises(FileNotFoundError, match="never downloaded"):
+        load_policy(ModelConfig(), "Qwen/Qwen2.5-0.5B-Instruct")

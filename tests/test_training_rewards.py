@@ -1,0 +1,138 @@
+"""Verified step rewards and state gathering (no model needed: replies are written here)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from antrap_gym.agents.oracle import OracleAgent
+from antrap_gym.agents.policy import PolicyConfig, format_completion
+from antrap_gym.env.state import restore
+from training.rewards import StepRewarder
+from training.states import StateGatherer
+
+POLICY = PolicyConfig(observation="text")
+POPUP = [{"type": "external_interruption", "steps": [2], "p": 0.0, "styles": ["dialog"]}]
+
+
+def reply(action: dict, state) -> str:
+    return format_completion(action, "", space=state.space, config=POLICY)
+
+
+def oracle_action(state) -> dict:
+    """What the oracle does at `state` (run on a restored copy)."""
+    from antrap_gym.env.registration import make_env
+
+    env = make_env(traps=state.stack or None, obs_mode="text", task=state.task)
+    env.reset(seed=0)
+    obs = restore(env, state.state)
+    agent = OracleAgent()
+    agent.reset(env, obs, {})
+    return agent.act(obs, {})
+
+
+@pytest.fixture(scope="module")
+def popup_states():
+    g = StateGatherer(tasks=["SettingsWifiToggle"], variants=[3], stack=POPUP, policy=POLICY, num_envs=1)
+    states = g.oracle_states(np.random.default_rng(0))
+    g.close()
+    return states
+
+
+def test_states_are_captured_at_every_step_with_the_oracle_distance(popup_states):
+    steps = [s.step for s in popup_states]
+    assert steps == list(range(1, len(steps) + 1))
+    assert [s.distance for s in popup_states] == sorted((s.distance for s in popup_states), reverse=True)
+    assert popup_states[-1].distance == 0  # only `finish` is left
+    assert any(s.trapped for s in popup_states) and not all(s.trapped for s in popup_states)
+    assert all(s.prompt[0]["role"] == "system" and s.prompt[1]["role"] == "user" for s in popup_states)
+
+
+def test_the_oracles_step_beats_a_wrong_step_everywhere(popup_states):
+    r = StepRewarder(POLICY)
+    r.add(popup_states)
+    for s in popup_states:
+        right = r.outcome(s.id, reply(oracle_action(s), s))
+        wrong = r.outcome(s.id, reply({"action_type": "navigate_home"}, s))
+        assert right.format == wrong.format == 1.0
+        assert right.progress > wrong.progress or (right.progress == 1.0 and right.success), \
+            (s.step, right, wrong)
+        assert right.progress >= 0.0 or right.success
+    r.close()
+
+
+def test_closing_the_popup_is_rewarded_and_tapping_through_it_is_not(popup_states):
+    trapped = next(s for s in popup_states if s.trapped)
+    r = StepRewarder(POLICY)
+    r.add([trapped])
+    close = oracle_action(trapped)  # the oracle dismisses the pop-up first
+    assert close["action_type"] == "click"
+    closed = r.outcome(trapped.id, reply(close, trapped))
+    assert closed.progress == 1.0 and closed.valid == 1.0
+    # the task's next step, tapped as if the pop-up were not there, is blocked by it
+    behind = r.outcome(trapped.id, reply({"action_type": "navigate_home"}, trapped))
+    assert behind.progress < closed.progress
+    r.close()
+
+
+def test_unparseable_and_foreign_replies(popup_states):
+    s = popup_states[0]
+    r = StepRewarder(POLICY)
+    r.add([s])
+    junk = r.outcome(s.id, "I would like to open the settings please")
+    assert (junk.format, junk.valid, junk.progress) == (0.0, 0.0, 0.0)
+    # AndroidWorld's JSON style: understood, but not the policy's own format
+    foreign = r.outcome(s.id, json.dumps({"action_type": "open_app", "app_name": "Settings"}))
+    assert foreign.format == 0.5
+    bad = r.outcome(s.id, reply({"action_type": "open_app", "app_name": "NoSuchApp"}, s))
+    assert bad.valid == 0.0 and bad.format == 1.0
+    r.close()
+
+
+def test_outcomes_are_cached_and_match_a_fresh_execution(popup_states):
+    s = popup_states[1]
+    text = reply(oracle_action(s), s)
+    a = StepRewarder(POLICY)
+    a.add([s])
+    first = a.outcome(s.id, text)
+    n = a.executed
+    assert a.outcome(s.id, [{"role": "assistant", "content": text}]) == first and a.executed == n
+    b = StepRewarder(POLICY)
+    b.add([s])
+    assert b.outcome(s.id, text) == first
+    funcs = a.reward_funcs()
+    assert [f.__name__ for f in funcs] == ["format_reward", "validity_reward", "progress_reward"]
+    vals = [f(completions=[text], state_id=[s.id])[0] for f in funcs]
+    assert vals == [first.format, first.valid, first.progress]
+    a.close()
+    b.close()
+
+
+def test_an_armed_action_trap_perturbs_the_scored_reply():
+    stack = [{"type": "intent_deviation", "steps": [2], "p": 0.0}]
+    g = StateGatherer(tasks=["SettingsWifiToggle"], variants=[3], stack=stack, policy=POLICY, num_envs=1)
+    states = g.oracle_states(np.random.default_rng(1))
+    g.close()
+    s = next(s for s in states if s.step == 2)
+    r = StepRewarder(POLICY)
+    r.add([s])
+    out = r.outcome(s.id, reply(oracle_action(s), s))
+    # the oracle's tap was redirected by the armed trap: no progress for the same reply
+    clean = StateGatherer(tasks=["SettingsWifiToggle"], variants=[3], stack=[], policy=POLICY, num_envs=1)
+    c = next(x for x in clean.oracle_states(np.random.default_rng(1)) if x.step == 2)
+    clean.close()
+    r.add([c])
+    assert r.outcome(c.id, reply(oracle_action(c), c)).progress == 1.0
+    assert out.progress < 1.0
+    r.close()
+
+
+def test_gather_prefers_trapped_states():
+    g = StateGatherer(tasks=["SettingsWifiToggle", "SettingsBrightness"], variants=[3, 4], stack=POPUP,
+                      policy=POLICY, num_envs=1, trapped_weight=50.0)
+    states = g.gather(6, np.random.default_rng(0))
+    g.close()
+    assert len(states) == 6 and len({s.id for s in states}) == 6
+    assert sum(s.trapped for s in states) >= 3

@@ -1,0 +1,236 @@
+"""SFT with TRL on the tiny policy: real training steps on CPU, no mocks.
+
+SFT on a few oracle steps must lower the loss and log every step to
+metrics.jsonl; a run killed with SIGKILL after its first checkpoint must
+continue from that checkpoint's step with --resume (nothing restarts from 0);
+the `collect` and `train sft` commands must run end to end, evaluation included.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+for _mod in ("torch", "transformers", "trl", "datasets", "tokenizers"):
+    pytest.importorskip(_mod)
+
+from antrap_gym.agents.policy import PolicyConfig  # noqa: E402
+from training.callbacks import last_checkpoint, read_metrics  # noqa: E402
+from training.config import load_config  # noqa: E402
+from training.data import collect  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def tiny_dir(tmp_path_factory) -> Path:
+    from training.tiny import build_tiny_policy
+
+    return build_tiny_policy(tmp_path_factory.mktemp("tiny"), seed=0)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> Path:
+    return collect(tmp_path_factory.mktemp("sft-data"), traps=["clean"], variants=1,
+                   tasks=["SettingsWifiToggle", "SettingsBrightness"],
+                   policy_cfg=PolicyConfig(observation="text"))
+
+
+def _overrides(tiny_dir: Path, data: Path, **extra) -> list[str]:
+    sets = {"model.path": str(tiny_dir), "model.device": "cpu", "sft.data": f"[{data}]", "sft.batch_size": 2,
+            "sft.max_length": 3072, "train.logging_steps": 1, "train.progress": "false",
+            "eval_after.enabled": "false", **extra}
+    return [f"{k}={v}" for k, v in sets.items()]
+
+
+def _losses(rows: list[dict]) -> list[tuple[int, float]]:
+    return [(r["step"], r["loss"]) for r in rows if "loss" in r and "event" not in r]
+
+
+def test_sft_lowers_the_loss_and_logs_every_step(tiny_dir, data, tmp_path):
+    from antrap_gym.agents import make_agent
+    from training.sft import run_sft
+
+    sets = _overrides(tiny_dir, data, **{"sft.max_steps": 16, "sft.lr": 3e-3, "train.save_steps": 8})
+    cfg = load_config(ROOT / "configs/train/smoke_cpu.yaml", sets)
+    final = run_sft(cfg, tmp_path / "run", resume=False)
+    assert final == tmp_path / "run" / "final" and (final / "model.safetensors").exists()
+    rows = read_metrics(tmp_path / "run")
+    losses = _losses(rows)
+    assert [s for s, _ in losses] == list(range(1, 17))
+    first, last = losses[0][1], sum(v for _, v in losses[-3:]) / 3
+    assert last < first - 0.5, losses  # it learns the oracle's replies
+    step = next(r for r in rows if r.get("step") == 2 and "loss" in r)
+    for key in ("epoch", "lr", "grad_norm", "tokens_per_s", "s_per_step", "wall_s"):
+        assert key in step, key
+    assert rows[0]["event"] == "train_begin" and rows[0]["resumed"] is False
+    assert rows[0]["dataset"]["used"] == rows[0]["dataset"]["rows"] > 5
+    assert rows[-1]["event"] == "train_end" and rows[-1]["step"] == 16
+    result = json.loads((tmp_path / "run" / "result.json").read_text())
+    assert result["global_step"] == 16 and result["resumed_from"] is None
+    assert last_checkpoint(tmp_path / "run").name == "checkpoint-16"
+    assert load_config(tmp_path / "run" / "train_config.yaml").to_dict() == cfg.to_dict()  # the run's config
+    # the trained checkpoint is a policy the harness can run
+    agent = make_agent("transformers", model_path=str(final), max_new_tokens=4)
+    assert agent.tokenizer.chat_template == load_tokenizer_template(tiny_dir)
+
+
+def load_tokenizer_template(path: Path) -> str:
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(path, local_files_only=True).chat_template
+
+
+def test_rows_become_prompt_completion_with_the_loss_on_the_reply(tiny_dir, data):
+    from transformers import AutoTokenizer
+
+    from training.sft import build_dataset
+
+    tok = AutoTokenizer.from_pretrained(tiny_dir, local_files_only=True)
+    ds, stats = build_dataset([data], tok, 3072)
+    assert set(ds.column_names) == {"prompt", "completion"}
+    assert [m["role"] for m in ds[0]["prompt"]] == ["system", "user"]
+    reply = ds[0]["completion"][0]
+    assert reply["role"] == "assistant" and "<tool_call>" in reply["content"]
+    assert stats["dropped_too_long"] == 0 and stats["used"] == len(ds)
+    short, stats = build_dataset([data], tok, stats["max_tokens"] - 1)  # the longest row is dropped, not cut
+    assert stats["dropped_too_long"] >= 1 and len(short) == len(ds) - stats["dropped_too_long"]
+    with pytest.raises(ValueError, match=r"longer than sft\.max_length"):
+        build_dataset([data], tok, 16)
+
+
+def test_cli_train_sft_runs_evaluates_and_refuses_to_overwrite(tiny_dir, data, tmp_path, capsys):
+    from training.cli import main
+
+    out = tmp_path / "cli-run"
+    sets = _overrides(tiny_dir, data, **{"sft.max_steps": 2, "eval_after.enabled": "true",
+                                         "eval_after.max_new_tokens": 8})
+    argv = ["train", "sft", "--config", "smoke_cpu", "--out", str(out)]
+    for s in sets:
+        argv += ["--set", s]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.strip().endswith(str(out / "final"))
+    summary = json.loads((out / "eval" / "summary.json").read_text())
+    (agent,) = summary["agents"].values()
+    assert agent["episodes"] == 1 and agent["errors"] == 0  # eval_after: SettingsWifiToggle, clean
+    result = json.loads((out / "result.json").read_text())
+    assert result["eval"]["out"] == str(out / "eval")
+    assert main(argv) == 2  # the run exists: --resume or another --out
+    assert "pass --resume" in capsys.readouterr().err
+    assert main(["train", "sft", "--config", "smoke_cpu", "--set", "sft.epoch=1"]) == 2
+    assert "did you mean 'epochs'" in capsys.readouterr().err
+
+
+def test_vlm_sft_runs_on_png_rows(tmp_path):
+    """TRL's VLM route on the collected PNG rows: a tiny LLaVA trains and is evaluated."""
+    import torch
+    from transformers import (
+        CLIPImageProcessor,
+        CLIPVisionConfig,
+        LlavaConfig,
+        LlavaForConditionalGeneration,
+        LlavaProcessor,
+    )
+
+    from tests.test_transformers_agent import CHAT_TEMPLATE, qwen_text_config
+    from training.data import phone_corpus
+    from training.sft import build_dataset, run_sft
+    from training.tiny import train_tokenizer
+
+    tok = train_tokenizer(phone_corpus(variants=1), 2048)
+    tok.add_special_tokens({"additional_special_tokens": ["<image>"]})
+    tok.chat_template = CHAT_TEMPLATE
+    image_proc = CLIPImageProcessor(size={"shortest_edge": 56}, crop_size={"height": 56, "width": 56})
+    proc = LlavaProcessor(image_processor=image_proc, tokenizer=tok, chat_template=CHAT_TEMPLATE,
+                          patch_size=14, vision_feature_select_strategy="default", image_token="<image>",
+                          num_additional_image_tokens=1)
+    cfg = LlavaConfig(
+        vision_config=CLIPVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                                       image_size=56, num_attention_heads=2, patch_size=14,
+                                       projection_dim=32),
+        text_config=qwen_text_config(len(tok), tok), image_token_id=tok.convert_tokens_to_ids("<image>"),
+        vision_feature_layer=-1, vision_feature_select_strategy="default")
+    torch.manual_seed(0)
+    vlm = tmp_path / "tiny-llava"
+    LlavaForConditionalGeneration(cfg).save_pretrained(vlm)
+    proc.save_pretrained(vlm)
+    data = collect(tmp_path / "vlm-data", traps=["clean"], variants=1, tasks=["SettingsWifiToggle"],
+                   policy_cfg=PolicyConfig(observation="screenshot"))
+    ds, stats = build_dataset([data], proc, 4096)
+    assert stats["vlm"] and ds[0]["images"][0].size == PolicyConfig().space((1080, 2400)).image_size
+    sets = [f"model.path={vlm}", "model.device=cpu", f"sft.data=[{data}]", "sft.max_steps=3",
+            "policy.observation=screenshot", "train.save_steps=2", "train.progress=false",
+            "eval_after.max_new_tokens=8"]
+    final = run_sft(load_config("smoke_cpu", sets), tmp_path / "run", resume=False)
+    losses = _losses(read_metrics(tmp_path / "run"))
+    assert [s for s, _ in losses] == [1, 2, 3] and all(v > 0 for _, v in losses)
+    assert (final / "preprocessor_config.json").exists() or (final / "processor_config.json").exists()
+    summary = json.loads((tmp_path / "run" / "eval" / "summary.json").read_text())
+    (agent,) = summary["agents"].values()
+    assert agent["episodes"] == 1 and agent["errors"] == 0
+
+
+def test_grpo_dispatch(tmp_path, monkeypatch):
+    """`antrap train grpo` calls training.grpo.run_grpo(config, out, resume) (when it exists)."""
+    try:
+        import training.grpo as grpo
+    except ImportError:
+        pytest.skip("training.grpo is not there yet")
+    from training.cli import main
+    from training.config import TrainConfig
+
+    calls = []
+    monkeypatch.setattr(grpo, "run_grpo", lambda config, out, resume: calls.append((config, out, resume))
+                        or out / "final")
+    assert main(["train", "grpo", "--config", "smoke_cpu", "--out", str(tmp_path / "g"), "--resume",
+                 "--set", "grpo.steps=3"]) == 0
+    ((config, out, resume),) = calls
+    assert isinstance(config, TrainConfig) and config.grpo.steps == 3
+    assert out == tmp_path / "g" and resume is True
+
+
+@pytest.mark.slow
+def test_resume_after_sigkill_continues_from_the_checkpoint(tiny_dir, data, tmp_path):
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "training.cli", "train", "sft", "--config", "smoke_cpu", "--out", str(out)]
+    for s in _overrides(tiny_dir, data, **{"sft.max_steps": 40, "train.save_steps": 3, "sft.lr": 1e-3}):
+        cmd += ["--set", s]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 240
+        while last_checkpoint(out) is None:
+            assert proc.poll() is None, proc.stderr.read().decode()[-3000:]
+            assert time.monotonic() < deadline, "no checkpoint within 4 minutes"
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+        proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
+    assert not (out / "final").exists()
+    ckpt = last_checkpoint(out)
+    n = int(ckpt.name.split("-")[1])
+    assert 3 <= n < 40 and n % 3 == 0
+    before = _losses(read_metrics(out))
+    assert before and before[0][0] == 1
+
+    done = subprocess.run([*cmd, "--resume"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = read_metrics(out)
+    begins = [r for r in rows if r.get("event") == "train_begin"]
+    assert [(b["step"], b["resumed"]) for b in begins] == [(0, False), (n, True)]
+    losses = _losses(rows)
+    assert [s for s, _ in losses] == list(range(1, 41))  # steps after the checkpoint were redone once
+    # the killed run's log up to the checkpoint is kept as it was
+    assert [x for x in losses if x[0] <= n] == [x for x in before if x[0] <= n]
+    result = json.loads((out / "result.json").read_text())
+    assert result["global_step"] == 40 and result["resumed_from"] == str(ckpt)
+    assert last_checkpoint(out).name == "checkpoint-40"

@@ -1,0 +1,142 @@
+"""`antrap collect` and `antrap train sft|grpo` (also `python -m training.cli ...`).
+
+`add_training_parsers(subparsers)` adds both commands to the `antrap` parser;
+nothing heavy is imported until a command runs (the `antrap` CLI must start
+without torch).
+
+    antrap collect --out data/clean --suite antrap-mini --traps clean,loop --variants 3
+    antrap train sft  --config configs/train/smoke_cpu.yaml --out runs/smoke/sft
+    antrap train grpo --config configs/train/smoke_cpu.yaml --out runs/smoke/grpo \\
+        --set grpo.init_from=runs/smoke/sft/final
+    antrap train sft  --config clean --resume --set sft.lr=1e-4 --set model.path=/models/gui-owl-7b
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def _err(msg: str) -> int:
+    print(f"antrap: {msg}", file=sys.stderr)
+    return 2
+
+
+def add_training_parsers(subparsers) -> None:
+    """Add `collect` and `train` (with `sft` and `grpo`) to an argparse subparsers object."""
+    c = subparsers.add_parser(
+        "collect", help="write SFT data: the oracle's steps in the policy format (JSONL)",
+        description="Run the oracle on the simulated phone, clean and under traps, and write one chat row "
+                    "per step (system, user, assistant) in the policy format, plus PNGs for VLM datasets.")
+    c.add_argument("--out", required=True, help="dataset directory (data.jsonl, images/, dataset_info.json)")
+    c.add_argument("--config", default=None, help="take env/policy/traps/sft.collect from a training config")
+    c.add_argument("--suite", default=None, help="task suite (default: the config's env.suite)")
+    c.add_argument("--tasks", default=None, help="comma-separated task templates instead of the whole suite")
+    c.add_argument("--traps", action="append", default=None,
+                   help="settings, comma-separated or repeated: clean | a trap type | a layer | mixed | "
+                        "train (the config's trap setting); default: the config's sft.collect.traps")
+    c.add_argument("--variants", type=int, default=None, help="task variants per template")
+    c.add_argument("--first-variant", type=int, default=None, help="the first variant seed (default 100)")
+    c.add_argument("--seeds", type=int, default=None, help="trap seeds per variant under each trap setting")
+    c.add_argument("--observation", choices=("text", "screenshot", "both"), default=None,
+                   help="what the policy reads (screenshot/both write PNGs for VLMs)")
+    c.add_argument("--prompt", choices=("guiowl", "m3a"), default=None)
+    c.add_argument("--coords", choices=("absolute", "relative"), default=None)
+    c.add_argument("--all-episodes", action="store_true", help="keep episodes the oracle did not finish")
+    c.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")
+    c.set_defaults(fn=run_collect)
+
+    t = subparsers.add_parser("train", help="train a policy: SFT warm-start or GRPO (TRL)",
+                              description="Train a GUI policy on the simulated phone from a YAML config "
+                                          "(configs/train/*.yaml).")
+    stages = t.add_subparsers(dest="stage", required=True)
+    for stage, about in (("sft", "SFT on oracle steps (TRL SFTTrainer)"),
+                         ("grpo", "GRPO with verified rewards (TRL GRPOTrainer)")):
+        s = stages.add_parser(stage, help=about, description=about)
+        s.add_argument("--config", required=True, help="a YAML file, or a name under configs/train/")
+        s.add_argument("--out", default=None, help=f"run directory (default: <train.out>/{stage})")
+        s.add_argument("--resume", action="store_true", help="continue from the newest checkpoint in --out")
+        s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="override a config key, e.g. sft.lr=1e-4 (repeatable)")
+        s.set_defaults(fn=run_train)
+
+
+def _overrides(args: argparse.Namespace) -> list[str]:
+    sets = list(args.set)
+    flags = (("suite", "env.suite"), ("variants", "env.variants"), ("first_variant", "env.first_variant"),
+             ("seeds", "sft.collect.seeds"), ("observation", "policy.observation"),
+             ("prompt", "policy.prompt"), ("coords", "policy.coords"))
+    pre = [f"{key}={getattr(args, name)}" for name, key in flags if getattr(args, name, None) is not None]
+    if getattr(args, "tasks", None):
+        pre.append(f"env.tasks=[{args.tasks}]")
+    if getattr(args, "all_episodes", False):
+        pre.append("sft.collect.success_only=false")
+    if getattr(args, "observation", None):
+        pre.append("env.obs_mode=" + ("text" if args.observation == "text" else "screenshot"))
+    return pre + sets
+
+
+def run_collect(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from training.config import ConfigError, load_config
+    from training.data import collect_from_config
+
+    try:
+        cfg = load_config(args.config, _overrides(args))
+        names = None
+        if args.traps:
+            names = [n.strip() for item in args.traps for n in item.split(",") if n.strip()]
+        path = collect_from_config(cfg, Path(args.out), settings=names, console=Console(stderr=True))
+    except (ConfigError, FileNotFoundError, KeyError, ValueError) as e:
+        return _err(e.args[0] if e.args else str(e))
+    print(path)
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """`train sft|grpo`: load the config, then `run_sft` / `training.grpo.run_grpo(config, out, resume)`."""
+    from training.config import ConfigError, load_config
+
+    try:
+        cfg = load_config(args.config, args.set)
+    except (ConfigError, FileNotFoundError) as e:
+        return _err(e.args[0] if e.args else str(e))
+    resume = bool(args.resume or cfg.train.resume)
+    out = cfg.run_dir(args.stage, args.out)
+    from training.callbacks import RunExists
+
+    try:
+        if args.stage == "sft":
+            from training.sft import run_sft
+
+            final = run_sft(cfg, out, resume)
+        else:
+            try:
+                from training.grpo import run_grpo
+            except ImportError as e:
+                return _err(f"the GRPO trainer is not available: {e}")
+            final = run_grpo(cfg, out, resume)
+    except (ConfigError, FileNotFoundError, RunExists) as e:
+        return _err(e.args[0] if e.args else str(e))
+    print(final)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="antrap", description="AnTrap training commands")
+    add_training_parsers(p.add_subparsers(dest="cmd", required=True))
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.fn(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""Verified step rewards: execute a candidate reply on a restored copy of the state.
+
+A training state is a whole environment stack captured mid-episode (phone,
+episode bookkeeping, every trap's schedule and progress). To score a reply the
+state is restored into a scratch stack of the same traps and the parsed action
+is executed there, so an armed Action-layer trap perturbs it exactly as it
+would have, a pop-up intercepts a tap, a frozen screen ignores it. The result
+is scored by three functions, logged separately by TRL:
+
+- format:   1 if the reply parses in the policy's own format, 0.5 if only in
+            another supported style, 0 if not at all;
+- validity: 1 if the env accepted the action (no `last_action_error`), else 0;
+- progress: the oracle's distance to success before minus after, clipped to
+            [-1, 1] (1 = a step the oracle would take; a pop-up closed counts,
+            since the pop-up is on the phone), 1 for finishing the task, -1 for
+            ending it unsolved or reaching a state the oracle cannot finish from.
+
+Outcomes are cached per (state, reply): the three functions share one execution.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from antrap_gym.agents.policy import CoordSpace, ParseError, PolicyConfig, parse_completion
+from antrap_gym.env.state import StackState, restore
+from antrap_gym.traps.solvability import Prover
+
+CACHE_SIZE = 20000
+
+
+@dataclass
+class TrainState:
+    """One decision point to train on: a captured stack and the prompt shown there."""
+
+    id: str
+    state: StackState
+    stack: list[dict[str, Any]]  # the trap stack (make_env's `traps`), [] = clean
+    task: str
+    variant: int
+    trap_seed: int | None
+    step: int
+    prompt: list[dict[str, Any]]  # the chat prompt (HF form) the policy answers
+    space: CoordSpace
+    distance: int  # oracle steps to success from here (before acting)
+    trapped: bool  # a trap acts at this step
+    source: str  # oracle | policy
+    obs_mode: str = "text"
+    image: Any = None  # the screenshot shown (VLM policies)
+
+
+@dataclass
+class Outcome:
+    format: float
+    valid: float
+    progress: float
+    success: bool
+    action: dict[str, Any] | None
+    error: str = ""
+
+
+def completion_text(completion: Any) -> str:
+    """TRL gives a completion as text or as a list of messages."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, list) and completion:
+        content = completion[-1].get("content", "")
+        if isinstance(content, list):
+            return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        return str(content)
+    return ""
+
+
+class StepRewarder:
+    """Scores replies at training states; `reward_funcs()` are TRL reward functions
+    that read the `state_id` column."""
+
+    def __init__(self, policy: PolicyConfig, max_steps: int | None = None) -> None:
+        self.policy = policy
+        self.max_steps = max_steps
+        self.states: dict[str, TrainState] = {}
+        self._scratch: dict[str, Any] = {}
+        self._cache: OrderedDict[tuple[str, str], Outcome] = OrderedDict()
+        self.prover = Prover()
+        self.executed = 0
+
+    # --- states -------------------------------------------------------------------------------
+    def add(self, states: list[TrainState]) -> None:
+        for s in states:
+            self.states[s.id] = s
+
+    def forget(self, keep: set[str]) -> None:
+        """Drop states (and cached outcomes) not in `keep`."""
+        for sid in [k for k in self.states if k not in keep]:
+            del self.states[sid]
+        for key in [k for k in self._cache if k[0] not in keep]:
+            del self._cache[key]
+
+    def scratch(self, state: TrainState):
+        """A stack of the state's traps (one per distinct stack, reused)."""
+        from antrap_gym.env.registration import make_env
+
+        key = json.dumps(state.stack, sort_keys=True, default=str) + state.obs_mode
+        env = self._scratch.get(key)
+        if env is None:
+            kw: dict[str, Any] = {"obs_mode": state.obs_mode, "task": state.task}
+            if self.max_steps is not None:
+                kw["max_steps"] = self.max_steps
+            env = make_env(traps=state.stack or None, **kw)
+            env.reset(seed=0)
+            self._scratch[key] = env
+        return env
+
+    # --- scoring ------------------------------------------------------------------------------
+    def parse(self, text: str, space: CoordSpace) -> tuple[dict[str, Any] | None, float, str]:
+        try:
+            action, _ = parse_completion(text, space=space, config=self.policy, lenient=False)
+            return action, 1.0, ""
+        except (ParseError, ValueError):
+            pass
+        try:
+            action, _ = parse_completion(text, space=space, config=self.policy, lenient=True)
+            return action, 0.5, ""
+        except (ParseError, ValueError) as e:
+            return None, 0.0, str(e)
+
+    def outcome(self, state_id: str, completion: Any) -> Outcome:
+        text = completion_text(completion)
+        key = (state_id, text)
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        state = self.states.get(state_id)
+        if state is None:
+            raise KeyError(f"unknown training state {state_id!r} (gathered states were refreshed)")
+        out = self._execute(state, text)
+        self._cache[key] = out
+        if len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return out
+
+    def _execute(self, state: TrainState, text: str) -> Outcome:
+        action, fmt, err = self.parse(text, state.space)
+        if action is None:  # the env would reject it and leave the phone as it is
+            return Outcome(fmt, 0.0, 0.0, False, None, err)
+        env = self.scratch(state)
+        restore(env, state.state)
+        self.executed += 1
+        actions = [action]
+        if action.get("action_type") == "status" and action.get("text"):
+            # an answer folded into `finish(...)`: answer, then finish (as PolicySession does)
+            text_answer = action.pop("text")
+            actions = [{"action_type": "answer", "text": text_answer}, action]
+        for act in actions:
+            obs, reward, term, trunc, info = env.step(act)
+            valid = 0.0 if obs.get("last_action_error") else 1.0
+            if term or trunc:
+                success = float(info.get("success", reward)) >= 1.0
+                return Outcome(fmt, valid, 1.0 if success else -1.0, success, action,
+                               str(obs.get("last_action_error") or ""))
+            if not valid:
+                break
+        after = self.prover.distance(env.unwrapped)
+        progress = -1.0 if after is None else max(-1.0, min(1.0, float(state.distance - after)))
+        return Outcome(fmt, valid, progress, False, action, str(obs.get("last_action_error") or ""))
+
+    # --- TRL reward functions -----------------------------------------------------------------
+    def reward_funcs(self) -> list:
+        def format_reward(prompts=None, completions=None, state_id=None, **_):
+            return [self.outcome(s, c).format for s, c in zip(state_id, completions)]
+
+        def validity_reward(prompts=None, completions=None, state_id=None, **_):
+            return [self.outcome(s, c).valid for s, c in zip(state_id, completions)]
+
+        def progress_reward(prompts=None, completions=None, state_id=None, **_):
+            return [self.outcome(s, c).progress for s, c in zip(state_id, completions)]
+
+        return [format_reward, validity_reward, progress_reward]
+
+    def close(self) -> None:
+        for env in self._scratch.values():
+            env.close()
+        self._scratch.clear()
+
+
+__all__ = ["Outcome", "StepRewarder", "TrainState", "completion_text"]

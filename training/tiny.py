@@ -1,0 +1,179 @@
+"""The tiny policy (built locally, never downloaded) and loading policies from local paths.
+
+`build_tiny_policy` makes a small random-weight Qwen-family causal LM (Qwen3
+when this transformers has it, else Qwen2) with a byte-level BPE tokenizer
+trained here on the simulated phone's own text in the policy format (task
+goals, element lines, system prompts, user turns, completions), so the
+tokenizer covers what the policy reads and writes. The chat template is TRL's
+`qwen2_5_chat_template`, byte for byte (TRL recognises tool calling only on the
+templates it ships). The result is a `save_pretrained` directory that
+`TransformersAgent(model_path=...)`, `SFTTrainer` and `GRPOTrainer` load.
+The same seed gives the same tokenizer and weights.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from antrap_gym.agents.policy import PolicyConfig
+
+if TYPE_CHECKING:
+    from training.config import ModelConfig, TinyConfig, TrainConfig
+
+SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
+#: plain added tokens, as Qwen's vocabulary has them (kept when decoding)
+TAG_TOKENS = ["<tool_call>", "</tool_call>", "<thinking>", "</thinking>", "<conclusion>", "</conclusion>",
+              "<think>", "</think>", "<tools>", "</tools>"]
+TINY_DIR = "tiny-init"
+BUILD_INFO = "antrap_tiny.json"
+
+
+def chat_template() -> str:
+    """TRL's Qwen2.5 chat template (tool-calling aware)."""
+    from trl.chat_template_utils import qwen2_5_chat_template
+
+    return qwen2_5_chat_template
+
+
+def train_tokenizer(lines: list[str], vocab_size: int):
+    """A byte-level BPE tokenizer (Qwen's special tokens and tags) trained on `lines`."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    tok.train_from_iterator(lines, trainer)
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>",
+                                   model_max_length=131072, padding_side="right",
+                                   clean_up_tokenization_spaces=False)
+    fast.add_tokens(TAG_TOKENS)
+    fast.chat_template = chat_template()
+    return fast
+
+
+def _model_config(tiny: TinyConfig, vocab_size: int, eos: int, pad: int):
+    import transformers as tf
+
+    arch = tiny.arch
+    if arch == "auto":
+        arch = "qwen3" if hasattr(tf, "Qwen3Config") else "qwen2"
+    common = {"vocab_size": vocab_size, "hidden_size": tiny.hidden_size,
+              "intermediate_size": tiny.intermediate_size, "num_hidden_layers": tiny.num_layers,
+              "num_attention_heads": tiny.num_heads, "num_key_value_heads": tiny.num_kv_heads,
+              "max_position_embeddings": tiny.max_position_embeddings, "tie_word_embeddings": True,
+              "eos_token_id": eos, "pad_token_id": pad, "bos_token_id": None}
+    if arch == "qwen3":
+        return tf.Qwen3Config(head_dim=tiny.hidden_size // tiny.num_heads, **common), tf.Qwen3ForCausalLM
+    return tf.Qwen2Config(**common), tf.Qwen2ForCausalLM
+
+
+def build_tiny_policy(out_dir: str | Path, tiny_cfg: TinyConfig | None = None,
+                      policy_cfg: PolicyConfig | None = None, seed: int = 0) -> Path:
+    """Build, save and return the tiny policy directory (tokenizer + random weights)."""
+    import torch
+    from transformers import GenerationConfig
+
+    from training.config import TinyConfig
+    from training.data import phone_corpus
+
+    tiny = tiny_cfg or TinyConfig()
+    policy = policy_cfg or PolicyConfig(observation="text")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    lines = phone_corpus(policy, variants=tiny.corpus_variants, seed=seed)
+    tok = train_tokenizer(lines, tiny.vocab_size)
+    eos = tok.convert_tokens_to_ids("<|im_end|>")
+    pad = tok.convert_tokens_to_ids("<|endoftext|>")
+    config, cls = _model_config(tiny, len(tok), eos, pad)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = cls(config)
+    model.generation_config = GenerationConfig(eos_token_id=[eos, pad], pad_token_id=pad, do_sample=False)
+    model.save_pretrained(out)
+    tok.save_pretrained(out)
+    info = {"arch": config.model_type, "seed": seed, "tiny": _asdict(tiny), "vocab": len(tok),
+            "parameters": sum(p.numel() for p in model.parameters()), "corpus_lines": len(lines),
+            "policy": _asdict(policy)}
+    (out / BUILD_INFO).write_text(json.dumps(info, indent=1))
+    return out
+
+
+def _asdict(obj: Any) -> dict[str, Any]:
+    import dataclasses
+
+    return dataclasses.asdict(obj)
+
+
+def is_model_dir(path: str | Path) -> bool:
+    """A complete `save_pretrained` directory (config, weights and a tokenizer or processor)."""
+    p = Path(path)
+    has_weights = any(p.glob("*.safetensors")) or any(p.glob("*.bin"))
+    names = ("tokenizer.json", "tokenizer_config.json", "processor_config.json")
+    has_tok = any((p / f).exists() for f in names)
+    return (p / "config.json").exists() and has_weights and has_tok
+
+
+def policy_path(cfg: TrainConfig, run_dir: str | Path, stage: str = "sft") -> Path:
+    """The model a stage starts from: `grpo.init_from` (grpo), else `model.path`, else the
+    tiny policy built (once; reused on resume) in `<run_dir>/tiny-init`."""
+    if stage == "grpo" and cfg.grpo.init_from:
+        p = Path(cfg.grpo.init_from).expanduser()
+    elif cfg.model.path:
+        p = Path(cfg.model.path).expanduser()
+    else:
+        p = Path(run_dir) / TINY_DIR
+        if not is_model_dir(p):
+            build_tiny_policy(p, cfg.model.tiny, cfg.policy_config(), cfg.train.seed)
+        return p
+    if not p.is_dir():
+        raise FileNotFoundError(f"{p} is not a local model directory (models are never downloaded: "
+                                "save one with save_pretrained and give its path)")
+    return p
+
+
+def load_policy(model_cfg: ModelConfig, path: str | Path | None = None):
+    """`(model, tokenizer or processor)` from a local directory (`path`, else `model_cfg.path`).
+
+    Text LMs load with AutoTokenizer + AutoModelForCausalLM, VLMs with
+    AutoProcessor + AutoModelForImageTextToText; always `local_files_only`. The
+    dtype follows `resolve_dtype` (float32 on CPU). The model stays on the CPU:
+    the trainer places it.
+    """
+    import torch
+    import transformers as tf
+
+    from antrap_gym.agents.transformers_agent import _is_vlm
+    from training.config import resolve_dtype
+
+    src = path or model_cfg.path
+    if src is None:
+        raise ValueError("no model path: build the tiny policy first (training.tiny.policy_path)")
+    p = Path(src).expanduser()
+    if not p.is_dir():
+        raise FileNotFoundError(f"{p} is not a local model directory (models are never downloaded)")
+    load: dict[str, Any] = {"local_files_only": True, "trust_remote_code": model_cfg.trust_remote_code}
+    kw: dict[str, Any] = {"dtype": getattr(torch, resolve_dtype(model_cfg))}
+    if model_cfg.attn_implementation:
+        kw["attn_implementation"] = model_cfg.attn_implementation
+    config = tf.AutoConfig.from_pretrained(p, **load)
+    if _is_vlm(p, config):
+        proc = tf.AutoProcessor.from_pretrained(p, **load)
+        model = tf.AutoModelForImageTextToText.from_pretrained(p, **kw, **load)
+        template = getattr(proc, "chat_template", None) or getattr(getattr(proc, "tokenizer", None),
+                                                                   "chat_template", None)
+    else:
+        proc = tf.AutoTokenizer.from_pretrained(p, **load)
+        model = tf.AutoModelForCausalLM.from_pretrained(p, **kw, **load)
+        template = proc.chat_template
+    if not template:
+        raise ValueError(f"{p} has no chat template; set one and save it")
+    return model, proc
+
+
+__all__ = ["SPECIAL_TOKENS", "TAG_TOKENS", "build_tiny_policy", "chat_template", "is_model_dir",
+           "load_policy", "policy_path", "train_tokenizer"]
