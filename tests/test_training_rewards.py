@@ -103,9 +103,10 @@ def test_outcomes_are_cached_and_match_a_fresh_execution(popup_states):
     b.add([s])
     assert b.outcome(s.id, text) == first
     funcs = a.reward_funcs()
-    assert [f.__name__ for f in funcs] == ["format_reward", "validity_reward", "progress_reward"]
+    assert [f.__name__ for f in funcs] == ["format_reward", "validity_reward", "progress_reward",
+                                           "success_reward"]
     vals = [f(completions=[text], state_id=[s.id])[0] for f in funcs]
-    assert vals == [first.format, first.valid, first.progress]
+    assert vals == [first.format, first.valid, first.progress, float(first.success)]
     a.close()
     b.close()
 

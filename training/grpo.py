@@ -120,8 +120,8 @@ def grpo_args(config: TrainConfig, out: Path):
         remove_unused_columns=False,
         **vllm_kwargs(config),
     )
-    if g.granularity == "step":
-        kw["reward_weights"] = [w.format, w.validity, w.progress]
+    # the last reward function of each granularity is success, logged with weight 0
+    kw["reward_weights"] = [w.format, w.validity, w.progress, 0.0] if g.granularity == "step" else [1.0, 0.0]
     kw.update(g.extra)
     return GRPOConfig(**kw)
 

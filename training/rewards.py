@@ -179,7 +179,11 @@ class StepRewarder:
         def progress_reward(prompts=None, completions=None, state_id=None, **_):
             return [self.outcome(s, c).progress for s, c in zip(state_id, completions)]
 
-        return [format_reward, validity_reward, progress_reward]
+        def success_reward(prompts=None, completions=None, state_id=None, **_):
+            """Logged with weight 0: the share of replies that finished the task."""
+            return [float(self.outcome(s, c).success) for s, c in zip(state_id, completions)]
+
+        return [format_reward, validity_reward, progress_reward, success_reward]
 
     def close(self) -> None:
         for env in self._scratch.values():

@@ -182,7 +182,11 @@ class EpisodeRollout:
         def outcome_reward(prompts=None, completions=None, episode_reward=None, **_):
             return [float(r) for r in episode_reward]
 
-        return [outcome_reward]
+        def success_reward(prompts=None, completions=None, episode_success=None, **_):
+            """Logged with weight 0: the share of episodes that succeeded."""
+            return [float(r) for r in episode_success]
+
+        return [outcome_reward, success_reward]
 
     def stats(self) -> dict[str, Any]:
         return {"episodes": self.episodes, "episode_success_rate":

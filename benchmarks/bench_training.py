@@ -1,0 +1,147 @@
+"""Training-side figures (prints them; not a timed test).
+
+    python benchmarks/bench_training.py
+
+- capture + restore of a trapped environment stack;
+- scoring one reply at a training state (restore, execute, oracle distance);
+- rollout steps/s with one batched `generate` for N environments vs one at a time
+  (the tiny policy, random weights, replies capped at --tokens new tokens);
+- GRPO step time at step and episode granularity (the tiny policy, CPU).
+
+Results go in docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def bench_state(n: int = 200) -> dict[str, float]:
+    from antrap_gym.agents.oracle import OracleAgent
+    from antrap_gym.agents.policy import PolicyConfig, format_completion
+    from antrap_gym.env.registration import make_env
+    from antrap_gym.env.state import capture, restore
+    from training.rewards import StepRewarder
+    from training.states import StateGatherer
+
+    env = make_env(traps=[{"type": "external_interruption", "steps": [2], "p": 0.0}], obs_mode="text",
+                   task="ContactsAddContact")
+    obs, info = env.reset(seed=1)
+    agent = OracleAgent()
+    agent.reset(env, obs, info)
+    for _ in range(3):
+        obs, *_ = env.step(agent.act(obs, info))
+    t = time.perf_counter()
+    for _ in range(n):
+        restore(env, capture(env))
+    cap = (time.perf_counter() - t) / n * 1000
+
+    policy = PolicyConfig(observation="text")
+    g = StateGatherer(tasks=["ContactsAddContact", "SettingsWifiToggle"], variants=[3], stack=[
+        {"type": "external_interruption", "p": 0.3}], policy=policy, num_envs=1)
+    states = []
+    rng = np.random.default_rng(0)
+    t = time.perf_counter()
+    for _ in range(4):
+        states += g.oracle_states(rng)
+    gather = (time.perf_counter() - t) / len(states) * 1000
+    g.close()
+    r = StepRewarder(policy)
+    r.add(states)
+    replies = [{"action_type": "navigate_back"}, {"action_type": "navigate_home"},
+               {"action_type": "scroll", "direction": "down"}, {"action_type": "wait"}]
+    times = []
+    for s in states:
+        for a in replies:
+            text = format_completion(a, "", space=s.space, config=policy)
+            t = time.perf_counter()
+            r.outcome(s.id, text)
+            times.append((time.perf_counter() - t) * 1000)
+    r.close()
+    return {"capture_restore_ms": cap, "gather_ms_per_state": gather,
+            "score_reply_ms_median": statistics.median(times), "score_reply_ms_p90":
+            sorted(times)[int(0.9 * len(times))], "states": len(states)}
+
+
+def bench_rollout(model_dir: Path, envs: tuple[int, ...] = (1, 4, 8), steps: int = 24,
+                  tokens: int = 48) -> dict[int, float]:
+    from antrap_gym.agents.policy import PolicyConfig
+    from antrap_gym.env.registration import make_env
+    from training.config import load_config
+    from training.live_policy import BatchedPolicy
+    from training.tiny import load_policy
+
+    cfg = load_config(None, ["model.device=cpu"])
+    model, tok = load_policy(cfg.model, model_dir)
+    policy = BatchedPolicy(model, tok, PolicyConfig(observation="text"), max_new_tokens=tokens)
+    policy.eos = []  # always generate `tokens` tokens: equal work per reply at every batch size
+    out = {}
+    for n in envs:
+        pool = [make_env(obs_mode="text", suite="antrap-mini") for _ in range(n)]
+        obs = []
+        sessions = []
+        for i, e in enumerate(pool):
+            o, _ = e.reset(seed=i)
+            obs.append(o)
+            sessions.append(policy.session(o["goal"], e.unwrapped.screen_size))
+        done = 0
+        t = time.perf_counter()
+        while done < steps:
+            acts = policy.act_batch(sessions, obs, seed=done)
+            for i, (e, (a, _)) in enumerate(zip(pool, acts)):
+                obs[i], _, term, trunc, _ = e.step(a)
+                if term or trunc:
+                    obs[i], _ = e.reset(seed=100 + done + i)
+                    sessions[i] = policy.session(obs[i]["goal"], e.unwrapped.screen_size)
+            done += n
+        out[n] = done / (time.perf_counter() - t)
+        for e in pool:
+            e.close()
+    return out
+
+
+def bench_grpo(model_dir: Path, work: Path) -> dict[str, float]:
+    from training.callbacks import read_metrics
+    from training.config import load_config
+    from training.grpo import run_grpo
+
+    out = {}
+    for gran, extra in (("step", {}), ("episode", {"grpo.max_turns": 3})):
+        sets = {"model.device": "cpu", "grpo.init_from": str(model_dir), "grpo.granularity": gran,
+                "grpo.steps": 6, "grpo.num_generations": 4, "grpo.batch_size": 4,
+                "grpo.max_completion_length": 64, "grpo.states_per_refresh": 8, "grpo.refresh_every": 3,
+                "env.tasks": "[SettingsWifiToggle,SettingsBrightness]", "train.progress": "false",
+                "train.save_steps": 100, "eval_after.enabled": "false", **extra}
+        cfg = load_config("configs/train/smoke_cpu.yaml", [f"{k}={v}" for k, v in sets.items()])
+        t = time.perf_counter()
+        run_grpo(cfg, work / gran, resume=False)
+        wall = time.perf_counter() - t
+        steps = [r["step_time"] for r in read_metrics(work / gran) if "step_time" in r]
+        out[gran] = {"step_time_s_median": statistics.median(steps), "wall_s_per_step": wall / 6}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tokens", type=int, default=48)
+    args = ap.parse_args(argv)
+    from training.tiny import build_tiny_policy
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        model_dir = build_tiny_policy(work / "tiny")
+        print("state capture / scoring:", bench_state())
+        print(f"rollout steps/s (tiny policy, {args.tokens} new tokens per reply):",
+              {n: round(v, 1) for n, v in bench_rollout(model_dir, tokens=args.tokens).items()})
+        print("GRPO step time:", bench_grpo(model_dir, work))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,108 @@
+"""Adversarial GRPO against pop-ups, end to end on the simulated phone (CPU, tiny policy).
+
+    python examples/adversarial_grpo.py --out runs/demo            # ~30 min on 2 cores
+    python examples/adversarial_grpo.py --out runs/demo --quick    # a few minutes, no claims
+
+1. SFT the tiny policy on the oracle's clean steps (antrap-mini Settings tasks);
+2. evaluate it clean and under external_interruption (the harness, Wilson 95% CIs);
+3. step-level adversarial GRPO under external_interruption, starting from (1);
+4. evaluate again, and write `results.md` / `results.json` in --out.
+
+Every stage resumes: re-running the command after a kill continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+TASKS = "[SettingsWifiToggle,SettingsBrightness]"
+
+
+def overrides(**extra) -> list[str]:
+    base = {
+        "env.suite": "antrap-mini", "env.tasks": TASKS, "env.variants": 4,
+        "model.device": "cpu", "policy.conclusion": "false",
+        "eval_after.tasks": TASKS, "eval_after.traps": "external_interruption",
+        "eval_after.variants": 5, "eval_after.runs": 3, "eval_after.workers": 2,
+        "eval_after.max_new_tokens": 96,
+    }
+    return [f"{k}={v}" for k, v in {**base, **extra}.items()]
+
+
+def cell(summary: dict, setting: str) -> dict:
+    agent = next(iter(summary["agents"].values()))
+    row = agent["clean"] if setting == "clean" else agent["traps"][setting]
+    return {"rate": row["success_rate"], "ci95": row["ci95"], "n": row["n"],
+            "recovery": row.get("recovery_rate")}
+
+
+def fmt(c: dict) -> str:
+    lo, hi = c["ci95"]
+    return f"{100 * c['rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] (n={c['n']})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from training.config import load_config
+    from training.evaluation import evaluate_checkpoint
+    from training.grpo import run_grpo
+    from training.sft import run_sft
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="runs/demo")
+    ap.add_argument("--sft-steps", type=int, default=300)
+    ap.add_argument("--grpo-steps", type=int, default=80)
+    ap.add_argument("--quick", action="store_true", help="tiny budgets: checks the pipeline only")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.sft_steps, args.grpo_steps = 20, 2
+    out = Path(args.out)
+    t0 = time.monotonic()
+    times: dict[str, float] = {}
+
+    sft_cfg = load_config("configs/train/clean.yaml", overrides(**{
+        "name": "demo-sft", "sft.max_steps": args.sft_steps, "sft.lr": 3e-3, "sft.lr_scheduler": "constant",
+        "sft.collect.traps": "[clean]", "sft.collect.thought": "none", "eval_after.enabled": "false",
+        "train.save_steps": 100, "train.progress": "true"}))
+    sft_final = run_sft(sft_cfg, out / "sft", resume=True)
+    times["sft"] = time.monotonic() - t0
+
+    t = time.monotonic()
+    before = evaluate_checkpoint(sft_final, sft_cfg, out / "eval-sft", label="sft", progress=True)
+    times["eval_before"] = time.monotonic() - t
+
+    grpo_cfg = load_config("configs/train/external_interruption.yaml", overrides(**{
+        "name": "demo-grpo", "grpo.init_from": str(sft_final), "grpo.steps": args.grpo_steps,
+        "grpo.granularity": "step", "grpo.num_generations": 8, "grpo.batch_size": 8, "grpo.lr": 2e-4,
+        "grpo.temperature": 1.0, "grpo.max_completion_length": 96, "grpo.states_per_refresh": 16,
+        "grpo.refresh_every": 4, "grpo.oracle_share": 0.5, "grpo.num_envs": 4,
+        "traps.p": 0.3, "eval_after.enabled": "false", "train.save_steps": 20, "train.progress": "true"}))
+    t = time.monotonic()
+    grpo_final = run_grpo(grpo_cfg, out / "grpo", resume=True)
+    times["grpo"] = time.monotonic() - t
+
+    t = time.monotonic()
+    after = evaluate_checkpoint(grpo_final, sft_cfg, out / "eval-grpo", label="sft+grpo", progress=True)
+    times["eval_after"] = time.monotonic() - t
+    times["total"] = time.monotonic() - t0
+
+    result = {"before": {s: cell(before, s) for s in ("clean", "external_interruption")},
+              "after": {s: cell(after, s) for s in ("clean", "external_interruption")},
+              "minutes": {k: round(v / 60, 2) for k, v in times.items()},
+              "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps}
+    (out / "results.json").write_text(json.dumps(result, indent=1))
+    lines = ["| policy | clean | external_interruption |", "|---|---|---|"]
+    for name, key in (("SFT (clean oracle data)", "before"), ("SFT + adversarial GRPO", "after")):
+        r = result[key]
+        lines.append(f"| {name} | {fmt(r['clean'])} | {fmt(r['external_interruption'])} |")
+    lines.append("")
+    lines.append("minutes: " + ", ".join(f"{k} {v}" for k, v in result["minutes"].items()))
+    (out / "results.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
