@@ -249,3 +249,39 @@ def test_device_names(adb, phone):
     trips = dev.round_trips
     dev.ui_elements()
     assert dev.round_trips == trips + 1  # one dump per observation
+
+
+@pytest.mark.slow
+def test_an_eval_run_goes_on_when_its_phone_drops_out_and_comes_back(adb, own_phone, tmp_path):
+    import threading
+
+    from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
+
+    handle = own_phone("SIMEVAL1")
+    name = f"adb:127.0.0.1:{adb.port}/{handle.address}"
+    cfg = EvalConfig(agents=[AgentSpec.make("oracle")], suite="antrap-mini", traps="none", variants=2,
+                     devices=[name], screens="none")
+    out = tmp_path / "run"
+    done: dict = {}
+    runner = threading.Thread(target=lambda: done.update(
+        summary=evaluate(cfg, out, workers=1, progress=False, artifacts=False)))
+    runner.start()
+    episodes = out / "episodes.jsonl"
+    deadline = time.monotonic() + 120
+    while not (episodes.exists() and episodes.read_text().count("\n") >= 2):
+        assert time.monotonic() < deadline, "the first episodes never finished"
+        time.sleep(0.05)
+    handle.stop()  # the phone drops out mid-run, longer than the reconnect attempts
+    time.sleep(4)
+    handle.restart()
+    runner.join(300)
+    assert not runner.is_alive()
+    import json
+
+    rows = [json.loads(line) for line in episodes.read_text().splitlines()]
+    assert len(rows) == 12  # every episode has a record: the run went on
+    failed = [i for i, r in enumerate(rows) if r.get("error")]
+    assert failed, "no episode saw the device loss"
+    assert any("DeviceLostError" in rows[i]["error"] for i in failed)
+    assert all(r["success"] == 1.0 for r in rows[failed[-1] + 1:]) and failed[-1] < len(rows) - 1
+    assert done["summary"]["agents"]
