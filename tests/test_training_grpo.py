@@ -155,3 +155,22 @@ def test_episode_rollout_token_layout(warm):
     envs = rollout.envs[:2]
     assert envs[0].unwrapped.task.params == envs[1].unwrapped.task.params
     rollout.close()
+
+
+def test_step_grpo_on_a_vlm_reads_screenshots(tmp_path):
+    """TRL's VLM route: prompts with image placeholders, screenshots in the `images`
+    column, a tiny LLaVA generating for the policy's own rollouts too."""
+    from tests.tiny_vlm import build_tiny_llava
+    from training.grpo import run_grpo
+
+    vlm = build_tiny_llava(tmp_path / "tiny-llava")
+    sets = _sets(**{"model.path": str(vlm), "policy.observation": "screenshot", "grpo.steps": 1,
+                    "grpo.num_generations": 2, "grpo.batch_size": 2, "grpo.max_completion_length": 16,
+                    "grpo.states_per_refresh": 2, "grpo.num_envs": 1, "train.save_steps": 1})
+    cfg = load_config(ROOT / "configs/train/smoke_cpu.yaml", sets)
+    final = run_grpo(cfg, tmp_path / "run", resume=False)
+    states = [r for r in read_metrics(tmp_path / "run") if r.get("event") == "states"]
+    assert states[0]["states"] == 2 and states[0]["from_policy"] == 1
+    logged = _rows(tmp_path / "run", "rewards/format_reward/mean")
+    assert [r["step"] for r in logged] == [1]
+    assert (final / "model.safetensors").exists()

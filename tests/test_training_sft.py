@@ -130,37 +130,13 @@ def test_cli_train_sft_runs_evaluates_and_refuses_to_overwrite(tiny_dir, data, t
 
 def test_vlm_sft_runs_on_png_rows(tmp_path):
     """TRL's VLM route on the collected PNG rows: a tiny LLaVA trains and is evaluated."""
-    import torch
-    from transformers import (
-        CLIPImageProcessor,
-        CLIPVisionConfig,
-        LlavaConfig,
-        LlavaForConditionalGeneration,
-        LlavaProcessor,
-    )
+    from transformers import AutoProcessor
 
-    from tests.test_transformers_agent import CHAT_TEMPLATE, qwen_text_config
-    from training.data import phone_corpus
+    from tests.tiny_vlm import build_tiny_llava
     from training.sft import build_dataset, run_sft
-    from training.tiny import train_tokenizer
 
-    tok = train_tokenizer(phone_corpus(variants=1), 2048)
-    tok.add_special_tokens({"additional_special_tokens": ["<image>"]})
-    tok.chat_template = CHAT_TEMPLATE
-    image_proc = CLIPImageProcessor(size={"shortest_edge": 56}, crop_size={"height": 56, "width": 56})
-    proc = LlavaProcessor(image_processor=image_proc, tokenizer=tok, chat_template=CHAT_TEMPLATE,
-                          patch_size=14, vision_feature_select_strategy="default", image_token="<image>",
-                          num_additional_image_tokens=1)
-    cfg = LlavaConfig(
-        vision_config=CLIPVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=1,
-                                       image_size=56, num_attention_heads=2, patch_size=14,
-                                       projection_dim=32),
-        text_config=qwen_text_config(len(tok), tok), image_token_id=tok.convert_tokens_to_ids("<image>"),
-        vision_feature_layer=-1, vision_feature_select_strategy="default")
-    torch.manual_seed(0)
-    vlm = tmp_path / "tiny-llava"
-    LlavaForConditionalGeneration(cfg).save_pretrained(vlm)
-    proc.save_pretrained(vlm)
+    vlm = build_tiny_llava(tmp_path / "tiny-llava")
+    proc = AutoProcessor.from_pretrained(vlm, local_files_only=True)
     data = collect(tmp_path / "vlm-data", traps=["clean"], variants=1, tasks=["SettingsWifiToggle"],
                    policy_cfg=PolicyConfig(observation="screenshot"))
     ds, stats = build_dataset([data], proc, 4096)
@@ -177,23 +153,20 @@ def test_vlm_sft_runs_on_png_rows(tmp_path):
     assert agent["episodes"] == 1 and agent["errors"] == 0
 
 
-def test_grpo_dispatch(tmp_path, monkeypatch):
-    """`antrap train grpo` calls training.grpo.run_grpo(config, out, resume) (when it exists)."""
-    try:
-        import training.grpo as grpo
-    except ImportError:
-        pytest.skip("training.grpo is not there yet")
+def test_cli_train_grpo_runs_a_step(tiny_dir, tmp_path, capsys):
+    """`antrap train grpo` end to end: one real GRPO step, the final model, result.json."""
     from training.cli import main
-    from training.config import TrainConfig
 
-    calls = []
-    monkeypatch.setattr(grpo, "run_grpo", lambda config, out, resume: calls.append((config, out, resume))
-                        or out / "final")
-    assert main(["train", "grpo", "--config", "smoke_cpu", "--out", str(tmp_path / "g"), "--resume",
-                 "--set", "grpo.steps=3"]) == 0
-    ((config, out, resume),) = calls
-    assert isinstance(config, TrainConfig) and config.grpo.steps == 3
-    assert out == tmp_path / "g" and resume is True
+    out = tmp_path / "grpo"
+    argv = ["train", "grpo", "--config", "smoke_cpu", "--out", str(out)]
+    for s in (f"model.path={tiny_dir}", "model.device=cpu", "grpo.steps=1", "grpo.states_per_refresh=2",
+              "eval_after.enabled=false", "train.progress=false", "env.tasks=[SettingsWifiToggle]"):
+        argv += ["--set", s]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.strip().endswith(str(out / "final"))
+    result = json.loads((out / "result.json").read_text())
+    assert result["global_step"] == 1 and result["stage"] == "grpo"
+    assert (out / "final" / "model.safetensors").exists()
 
 
 @pytest.mark.slow

@@ -93,7 +93,7 @@ class LiveStates:
                 s = states[int(order[k % len(states)])]
                 row: dict[str, Any] = {"prompt": s.prompt, "state_id": s.id}
                 if s.image is not None:
-                    row["image"] = s.image
+                    row["images"] = [s.image]
                 yield row
 
 

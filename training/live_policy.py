@@ -68,13 +68,41 @@ class BatchedPolicy:
         sampling log-probabilities of the generated tokens."""
         if not prompts:
             return []
-        device = next(self.model.parameters()).device
         width = max(len(p) for p in prompts)
         input_ids = torch.full((len(prompts), width), self.pad, dtype=torch.long)
         attention = torch.zeros((len(prompts), width), dtype=torch.long)
         for i, p in enumerate(prompts):  # left padding: every prompt ends at the same column
             input_ids[i, width - len(p):] = torch.tensor(p)
             attention[i, width - len(p):] = 1
+        return self._generate({"input_ids": input_ids, "attention_mask": attention}, prompts, seed)
+
+    @torch.no_grad()
+    def generate_messages(self, conversations: list[list[dict[str, Any]]], seed: int | None = None
+                          ) -> list[Generation]:
+        """One batched generate over chat prompts with images (VLM policies)."""
+        if not conversations:
+            return []
+        texts, images = [], []
+        for msgs in conversations:
+            texts.append(self.processor.apply_chat_template(msgs, add_generation_prompt=True, tokenize=False))
+            images.append([p["image"] for m in msgs if isinstance(m["content"], list)
+                           for p in m["content"] if p.get("type") == "image" and p.get("image") is not None])
+        tok = self.tokenizer
+        side = tok.padding_side
+        tok.padding_side = "left"
+        try:
+            inputs = self.processor(text=texts, images=images if any(images) else None, padding=True,
+                                    return_tensors="pt")
+        finally:
+            tok.padding_side = side
+        prompts = [[int(t) for t, a in zip(row, mask) if a] for row, mask in
+                   zip(inputs["input_ids"].tolist(), inputs["attention_mask"].tolist())]
+        return self._generate(dict(inputs), prompts, seed)
+
+    def _generate(self, inputs: dict[str, Any], prompts: list[list[int]], seed: int | None
+                  ) -> list[Generation]:
+        device = next(self.model.parameters()).device
+        width = inputs["input_ids"].shape[1]
         gen: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "do_sample": self.do_sample,
                                "eos_token_id": self.eos, "pad_token_id": self.pad,
                                "output_scores": True, "return_dict_in_generate": True}
@@ -88,8 +116,8 @@ class BatchedPolicy:
             with torch.random.fork_rng(devices=[]):
                 if seed is not None:
                     torch.manual_seed(seed)
-                out = self.model.generate(input_ids=input_ids.to(device),
-                                          attention_mask=attention.to(device), **gen)
+                out = self.model.generate(**{k: v.to(device) if hasattr(v, "to") else v
+                                             for k, v in inputs.items()}, **gen)
         finally:
             if was_training:
                 self.model.train()
@@ -116,7 +144,7 @@ class BatchedPolicy:
         (`observed`: the sessions have already taken in these observations)."""
         out: list[tuple[dict[str, Any], Generation | None] | None] = [None] * len(sessions)
         need: list[int] = []
-        prompts: list[list[int]] = []
+        prompts: list[Any] = []
         for i, (s, obs) in enumerate(zip(sessions, observations)):
             if not observed:
                 s.observe(obs)
@@ -125,7 +153,9 @@ class BatchedPolicy:
                 out[i] = (queued, None)
                 continue
             need.append(i)
-            prompts.append(self.encode(s.hf_messages(obs, text_only=self.text_only)))
-        for i, g in zip(need, self.generate_ids(prompts, seed)):
+            msgs = s.hf_messages(obs, text_only=self.text_only)
+            prompts.append(self.encode(msgs) if self.text_only else msgs)
+        gens = self.generate_ids(prompts, seed) if self.text_only else self.generate_messages(prompts, seed)
+        for i, g in zip(need, gens):
             out[i] = (sessions[i].decode(g.text).action, g)
         return out  # type: ignore[return-value]

@@ -39,10 +39,19 @@ class _Pending:
 
 
 def _prompt(session: PolicySession, obs: dict[str, Any], policy: PolicyConfig) -> tuple[list, Any]:
+    """The prompt as TRL's VLM route takes it: image parts are bare `{"type": "image"}`
+    placeholders and the picture travels in the `images` column."""
     msgs = session.hf_messages(obs, text_only=not policy.shows_image)
     image = None
-    if isinstance(msgs[1]["content"], list):
-        image = next((p.get("image") for p in msgs[1]["content"] if p.get("type") == "image"), None)
+    for m in msgs:
+        if isinstance(m["content"], list):
+            parts = []
+            for p in m["content"]:
+                if p.get("type") == "image":
+                    image = p.get("image")
+                    p = {"type": "image"}
+                parts.append(p)
+            m["content"] = parts
     return msgs, image
 
 
