@@ -207,3 +207,16 @@ def test_resume_after_sigkill_continues_from_the_checkpoint(tiny_dir, data, tmp_
     result = json.loads((out / "result.json").read_text())
     assert result["global_step"] == 40 and result["resumed_from"] == str(ckpt)
     assert last_checkpoint(out).name == "checkpoint-40"
+
+
+def test_the_evaluated_agent_reads_the_prompt_it_was_trained_on(tiny_dir):
+    """Every policy-format option of a training config reaches the evaluation agent."""
+    from antrap_gym.agents import make_agent
+    from training.evaluation import agent_kwargs
+
+    sets = ["model.device=cpu", "policy.conclusion=false", "policy.element_index=true",
+            "policy.max_history=5", "policy.max_element_chars=4000", "policy.coords=relative",
+            "policy.prompt=m3a"]
+    cfg = load_config(ROOT / "configs/train/smoke_cpu.yaml", sets)
+    agent = make_agent("transformers", **agent_kwargs(tiny_dir, cfg))
+    assert agent.config == cfg.policy_config()

@@ -26,7 +26,8 @@ def agent_kwargs(path: str | Path, config: TrainConfig) -> dict[str, Any]:
     pol = config.policy_config()
     kw.update(prompt=pol.prompt, coords=pol.coords, observation=pol.observation,
               element_index=pol.element_index, factor=pol.factor, min_pixels=pol.min_pixels,
-              max_pixels=pol.max_pixels, max_history=pol.max_history, max_element_chars=pol.max_element_chars)
+              max_pixels=pol.max_pixels, max_history=pol.max_history, max_element_chars=pol.max_element_chars,
+              conclusion=pol.conclusion)
     if kw["device"] == "cpu":
         kw["dtype"] = "float32"
     return kw

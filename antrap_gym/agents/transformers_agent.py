@@ -47,7 +47,7 @@ class TransformersAgent(Agent):
                  top_k: int | None = None, seed: int = 0, factor: int = QWEN25_FACTOR,
                  min_pixels: int | None = None, max_pixels: int | None = None, max_history: int = 20,
                  max_element_chars: int = 16_000, lenient: bool = True,
-                 trust_remote_code: bool = False) -> None:
+                 trust_remote_code: bool = False, conclusion: bool = True) -> None:
         import torch
         import transformers as tf
 
@@ -86,7 +86,8 @@ class TransformersAgent(Agent):
         kw: dict[str, Any] = {"prompt": prompt, "coords": coords,
                               "observation": observation or ("screenshot" if self.is_vlm else "text"),
                               "element_index": element_index, "factor": factor,
-                              "max_history": max_history, "max_element_chars": max_element_chars}
+                              "max_history": max_history, "max_element_chars": max_element_chars,
+                              "conclusion": conclusion}
         if min_pixels is not None:
             kw["min_pixels"] = min_pixels
         if max_pixels is not None:
