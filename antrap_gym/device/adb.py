@@ -1,21 +1,31 @@
 """`AdbDevice`: the Device protocol over ADB (a real phone, an emulator, or sim-adbd).
 
-Every call has a timeout; a lost transport is retried and reconnected, and
-after that surfaces as a typed `DeviceLostError` (the env ends the episode as
-truncated with the reason). Text goes through `input text` with exact shell
-escaping when it can, or through the ADBKeyboard IME (`ADB_INPUT_B64`) when the
-text is not plain ASCII — never with characters silently dropped.
+Every call has a timeout. A transport that fails before a command reached the
+device is retried and reconnected; a command that may already have run (it
+was sent, then the connection timed out or broke) is re-sent only when running
+it twice is the same as once (reads, `settings put`, `am force-stop`, ...) --
+never taps, typing, launches or inserts. After that the failure surfaces as a
+typed `DeviceLostError` (the env ends the episode as truncated with the reason).
+Text goes through `input text` with exact shell escaping when it can, or
+through the ADBKeyboard IME (`ADB_INPUT_B64`) when it is not plain ASCII --
+never with characters silently dropped.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import logging
+import os
 import re
 import shlex
+import shutil
+import signal
+import socket
 import struct
 import subprocess
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -30,17 +40,85 @@ from antrap_gym.device.protocol import (
     Snapshot,
 )
 
+log = logging.getLogger(__name__)
+
 ADB_KEYBOARD = "com.android.adbkeyboard/.AdbIME"
+#: `uiautomator dump` attempts before giving up ("could not get idle state": the UI animates)
 DUMP_RETRIES = 3
+DUMP_RETRY_PAUSE_S = 0.3
 #: characters `input text` takes literally once the whole argument is single-quoted
 _PRINTABLE_ASCII = re.compile(r"^[\x20-\x7e\n]*$")
+#: characters per `input text` command / per ADBKeyboard broadcast
 TEXT_CHUNK = 1000
+#: a shell command longer than this is split (adb garbles commands over ~65,000 characters)
+MAX_COMMAND_CHARS = 32_000
+#: extra timeout per typed character: a real phone's `input text` injects key events one
+#: by one (tens of ms per character on an emulator), so long text must not time out
+TYPE_S_PER_CHAR = 0.02
+_V1_EXIT = "X4EXIT:"
+
+#: commands that only read, or set an absolute state: running one twice is the same as
+#: once, so it may be re-sent after a timeout even though the first copy may have run.
+#: Matched word by word against every simple command of a script.
+RESENDABLE = frozenset({
+    ("uiautomator", "dump"), ("screencap",), ("dumpsys",), ("getprop",), ("wm", "size"),
+    ("wm", "density"), ("pm", "list"), ("pm", "path"), ("ime", "list"), ("ime", "enable"),
+    ("ime", "set"), ("settings", "get"), ("settings", "list"), ("settings", "put"),
+    ("content", "query"), ("am", "force-stop"), ("cat",), ("ls",), ("echo",), ("stat",),
+    ("date",), ("id",), ("true",), ("test",), ("grep",), ("head",), ("tail",), ("wc",),
+    ("sleep",),
+})
+_RESENDABLE_FIRST = frozenset(words[0] for words in RESENDABLE)
+_SEPARATORS = frozenset({";", "&&", "||", "|", "&", "\n"})
+
+
+def resendable(cmd: str) -> bool:
+    """Whether re-running `cmd` after it may already have run changes nothing (see
+    `RESENDABLE`). Unknown commands, appends (`>>`) and anything unparsable are not."""
+    head = cmd.lstrip().split(None, 1)
+    if not head or head[0] not in _RESENDABLE_FIRST:
+        return False  # the fast answer for taps and typing
+    try:
+        lex = shlex.shlex(cmd.replace("\n", " ; "), posix=True, punctuation_chars=";&|<>")
+        lex.whitespace_split = True
+        tokens = list(lex)
+    except ValueError:
+        return False
+    words: list[str] = []
+    for tok in [*tokens, ";"]:
+        if tok in _SEPARATORS or set(tok) <= set(";&|"):
+            if words and not any(tuple(words[: len(k)]) == k for k in RESENDABLE):
+                return False
+            words = []
+        elif tok == ">>" or "`" in tok or "$(" in tok:
+            return False
+        else:
+            words.append(tok)
+    return True
+
+
+def adb_executable() -> str:
+    """The `adb` binary adbutils would start: $ADBUTILS_ADB_PATH, else `adb` on PATH, else
+    adbutils' bundled one."""
+    exe = os.environ.get("ADBUTILS_ADB_PATH") or shutil.which("adb")
+    if exe:
+        return exe
+    try:
+        from adbutils._utils import adb_path
+
+        return adb_path()
+    except Exception:
+        return "adb"
 
 
 def _adbutils():
     import adbutils
 
     return adbutils
+
+
+class _Unsent(Exception):
+    """The transport failed before the command was handed to the device."""
 
 
 class AdbDevice(Device):
@@ -50,19 +128,26 @@ class AdbDevice(Device):
     deterministic = False
 
     def __init__(self, serial: str | None = None, *, host: str = "127.0.0.1", port: int = 5037,
-                 timeout_s: float = 15.0, retries: int = 2, connect: bool | None = None) -> None:
+                 timeout_s: float = 15.0, retries: int = 2, connect: bool | None = None,
+                 emulator: bool | None = None, emu_timeout_s: float = 120.0) -> None:
+        """`emulator`: whether `adb emu` reaches this device's console for snapshot resets
+        (None: serials `emulator-NNNN`); `emu_timeout_s` bounds each `adb emu` call."""
         adbutils = _adbutils()
         self.host, self.port = host, port
         self.serial = serial
         self.timeout_s = timeout_s
         self.retries = retries
+        self.emulator = emulator if emulator is not None else bool(serial and serial.startswith("emulator-"))
+        self.emu_timeout_s = emu_timeout_s
+        #: why the last emulator snapshot command failed (None: it worked or none was tried)
+        self.emu_error: str | None = None
         self.client = adbutils.AdbClient(host=host, port=port, socket_timeout=timeout_s)
         # serials that look like host:port are TCP devices the adb server must `connect` to
         self._tcp = serial is not None and bool(re.match(r"^[\w.\-]+:\d+$", serial))
         if connect if connect is not None else self._tcp:
             self._connect()
-        self._dev = None
         self.round_trips = 0
+        self._v2: bool | None = None
         self._size: tuple[int, int] | None = None
         self._ime_ready: bool | None = None
         self._packages: dict[str, str] | None = None
@@ -74,45 +159,105 @@ class AdbDevice(Device):
         except Exception as e:
             raise DeviceLostError(f"cannot connect to {self.serial}: {e}") from None
 
-    def _device(self):
-        if self._dev is None:
-            self._dev = self.client.device(self.serial) if self.serial else self.client.device()
-        return self._dev
+    def _reconnect(self) -> None:
+        if self._tcp:
+            # an offline TCP device stays "already connected" until disconnected
+            with contextlib.suppress(Exception):
+                self.client.disconnect(self.serial)
+            with contextlib.suppress(Exception):
+                self.client.connect(self.serial, timeout=self.timeout_s)
 
-    def _call(self, what: str, fn):
-        """Run an adb call; on transport trouble reconnect and retry, then give up typed."""
+    def _transport(self, timeout: float):
+        """A connection to the adb server switched to this device. Nothing has reached the
+        device yet: every failure here is `_Unsent`."""
         adbutils = _adbutils()
-        last: Exception | None = None
+        try:
+            c = self.client.make_connection(timeout=timeout)
+        except (adbutils.AdbError, OSError) as e:
+            raise _Unsent(f"adb server {self.host}:{self.port}: {e}") from e
+        try:
+            if self._v2 is None:
+                c.send_command(f"host-serial:{self.serial}:features" if self.serial
+                               else "host:features")
+                c.check_okay()
+                self._v2 = "shell_v2" in c.read_string_block().split(",")
+                c.close()
+                c = self.client.make_connection(timeout=timeout)
+            c.send_command(f"host:transport:{self.serial}" if self.serial else "host:transport-any")
+            c.check_okay()
+        except (adbutils.AdbError, OSError, EOFError) as e:
+            _close(c)
+            raise _Unsent(str(e)) from e
+        return c
+
+    def _shell_once(self, cmd: str, timeout: float) -> tuple[bytes, bytes, int]:
+        """One attempt: raises `_Unsent` when the device never got the command, anything
+        else when it may have run."""
+        c = self._transport(timeout)
+        try:
+            if self._v2:
+                c.send_command(f"shell,v2,raw:{cmd}")
+                c.check_okay()
+                out, err = bytearray(), bytearray()
+                while True:
+                    header = c.read_exact(5)
+                    n = int.from_bytes(header[1:5], "little")
+                    data = c.read_exact(n) if n else b""
+                    if header[0] == 1:
+                        out += data
+                    elif header[0] == 2:
+                        err += data
+                    elif header[0] == 3:
+                        return bytes(out), bytes(err), data[0] if data else 255
+            c.send_command(f"shell:{cmd}; echo {_V1_EXIT}$?")
+            c.check_okay()
+            raw = c.read_until_close(encoding=None)
+            at = raw.rfind(_V1_EXIT.encode())
+            if at < 0:
+                raise EOFError("the connection closed before the command's exit status")
+            return raw[:at], b"", int(raw[at + len(_V1_EXIT):].strip() or 255)
+        finally:
+            _close(c)
+
+    def _run(self, cmd: str, timeout: float, resend: bool) -> tuple[bytes, bytes, int]:
+        """Run `cmd`, retrying transport failures: every one that happened before the
+        device got the command, and -- when `resend` -- also those after (timeouts,
+        broken connections), since the command may then have run already."""
+        adbutils = _adbutils()
+        last: BaseException | None = None
         for attempt in range(self.retries + 1):
+            self.round_trips += 1
             try:
-                self.round_trips += 1
-                return fn(self._device())
-            except (adbutils.AdbTimeout, TimeoutError) as e:
+                return self._shell_once(cmd, timeout)
+            except _Unsent as e:
                 last = e
             except (adbutils.AdbError, OSError, EOFError, ConnectionError) as e:
                 last = e
-            self._dev = None
+                if not resend:
+                    raise DeviceLostError(
+                        f"shell on {self.serial or 'the device'} failed after the command was sent "
+                        f"({type(e).__name__}: {e}); not re-sent, since it may have run and "
+                        f"running it twice is not the same as once: {_short(cmd)}") from None
             if attempt < self.retries:
                 time.sleep(min(2.0, 0.2 * 2**attempt))
-                if self._tcp:
-                    # an offline TCP device stays "already connected" until disconnected
-                    with contextlib.suppress(Exception):
-                        self.client.disconnect(self.serial)
-                    with contextlib.suppress(Exception):
-                        self.client.connect(self.serial, timeout=self.timeout_s)
-        raise DeviceLostError(f"{what} on {self.serial or 'the device'} failed: "
-                              f"{type(last).__name__}: {last}")
+                self._reconnect()
+        cause = last.__cause__ if isinstance(last, _Unsent) and last.__cause__ else last
+        raise DeviceLostError(f"shell on {self.serial or 'the device'} failed "
+                              f"{self.retries + 1} time(s): {type(cause).__name__}: {cause}")
 
     # --- Device protocol ---------------------------------------------------------------------
-    def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
+    def shell(self, cmd: str, timeout: float | None = None, *,
+              resend: bool | None = None) -> ShellResult:
+        """`adb shell cmd` (shell protocol v2: stdout, stderr and the exit status apart).
+        `resend`: whether the command may be sent again after a timeout or a broken
+        connection, when it may already have run (None: `resendable(cmd)`)."""
         t = timeout or self.timeout_s
-        r = self._call("shell", lambda d: d.shell2(cmd, timeout=t, encoding=None, v2=True))
-        out: bytes = r.stdout if r.stdout is not None else r.output
-        err = (r.stderr or b"").decode("utf-8", "replace")
+        out, err_b, code = self._run(cmd, t, resendable(cmd) if resend is None else resend)
+        err = err_b.decode("utf-8", "replace")
         try:
-            return ShellResult(out.decode("utf-8"), err, int(r.returncode))
+            return ShellResult(out.decode("utf-8"), err, int(code))
         except UnicodeDecodeError:
-            return ShellResult(out.decode("latin-1"), err, int(r.returncode), out)
+            return ShellResult(out.decode("latin-1"), err, int(code), out)
 
     @property
     def screen_size(self) -> tuple[int, int]:
@@ -147,68 +292,106 @@ class AdbDevice(Device):
             raise DeviceError(f"screencap returned no image: {e}") from None
 
     def ui_xml(self) -> str:
+        """`uiautomator dump` to the terminal. A busy phone answers "ERROR: could not get
+        idle state." (on stderr, exit status 0, no XML): retried `DUMP_RETRIES` times, then
+        a `DeviceError` saying so."""
         last = ""
-        for _ in range(DUMP_RETRIES):
+        for attempt in range(DUMP_RETRIES):
             r = self.shell("uiautomator dump /dev/tty")
             text = r.stdout
             if "<hierarchy" in text and "</hierarchy>" in text:
                 return text[text.find("<?xml") if "<?xml" in text else text.find("<hierarchy"):
                             text.rfind("</hierarchy>") + len("</hierarchy>")]
-            last = (r.stderr or text).strip()[:200]
-            time.sleep(0.3)  # "could not get idle state": the UI is animating
-        raise DeviceError(f"uiautomator dump failed: {last}")
+            last = (r.stderr.strip() or text.strip() or f"no XML (exit status {r.exit_code})")[:200]
+            if attempt + 1 < DUMP_RETRIES:
+                time.sleep(DUMP_RETRY_PAUSE_S)  # the UI is animating: give it a moment
+        raise DeviceError(f"uiautomator dump failed {DUMP_RETRIES} times: {last}")
 
     def ui_elements(self) -> list[UIElement]:
         return filter_meaningful(parse_ui_xml(self.ui_xml()))
 
+    # --- resets ------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
-        """An emulator snapshot where the serial is an emulator; otherwise a marker
-        that `restore` answers by going home and stopping the known apps (the task's
-        set-up then rebuilds its own state)."""
-        if self._emulator():
+        """An emulator snapshot (`adb emu avd snapshot save`) where the device is an
+        emulator and its console takes the command; otherwise a marker that `restore`
+        answers by going home and stopping the known apps (the task's set-up then
+        rebuilds its own state)."""
+        if self.emulator:
             name = f"antrap_{int(time.time() * 1000)}"
             if self._emu("avd", "snapshot", "save", name):
                 return Snapshot("adb", {"kind": "emulator", "name": name})
+            log.warning("%s: no emulator snapshot (%s); resets go home and force-stop the apps",
+                        self.serial, self.emu_error)
         return Snapshot("adb", {"kind": "home"})
 
     def restore(self, snap: Snapshot) -> None:
         if snap.backend != "adb":
             raise ValueError(f"cannot restore a {snap.backend!r} snapshot over adb")
         payload = snap.payload or {}
-        if payload.get("kind") == "emulator" and self._emu("avd", "snapshot", "load",
-                                                           payload["name"]):
-            self._size = None
-            return
+        if payload.get("kind") == "emulator":
+            if self._emu("avd", "snapshot", "load", payload["name"]):
+                self._size = None
+                return
+            log.warning("%s: loading emulator snapshot %s failed (%s); going home and "
+                        "force-stopping the apps instead", self.serial, payload["name"], self.emu_error)
         stops = [f"am force-stop {shlex.quote(p)}" for p in sorted(set(self.app_packages().values()))]
-        r = self.shell("; ".join(["input keyevent KEYCODE_HOME", *stops]))
+        # going home and stopping apps twice is the same as once: safe to re-send
+        r = self.shell("; ".join(["input keyevent KEYCODE_HOME", *stops]), resend=True)
         if not r.ok:
             raise DeviceError(f"could not reset the device to its home screen: {r.stderr.strip()[:200]}")
 
-    def _emulator(self) -> bool:
-        return bool(self.serial and self.serial.startswith("emulator-"))
-
     def _emu(self, *args: str) -> bool:
-        cmd = ["adb", "-H", self.host, "-P", str(self.port), "-s", str(self.serial), "emu", *args]
+        """`adb emu ARGS` (the emulator console through the adb server), bounded by
+        `emu_timeout_s`. True on success; otherwise False with the reason in `emu_error`
+        (the console answered "KO: ...", adb failed, or it hung)."""
+        what = "adb emu " + " ".join(args)
+        cmd = [adb_executable(), "-H", self.host, "-P", str(self.port),
+               *(["-s", self.serial] if self.serial else []), "emu", *args]
         try:
-            out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-        except (OSError, subprocess.TimeoutExpired):
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, start_new_session=True)
+        except OSError as e:
+            self.emu_error = f"{what}: cannot run {cmd[0]}: {e}"
             return False
-        return out.returncode == 0 and "KO" not in out.stdout
+        try:
+            out, err = proc.communicate(timeout=self.emu_timeout_s)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)  # adb and anything it started
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.communicate(timeout=5)
+            self.emu_error = f"{what}: no answer within {self.emu_timeout_s:g} s"
+            return False
+        lines = [ln.strip() for ln in f"{out}\n{err}".splitlines() if ln.strip()]
+        ko = next((ln for ln in lines if ln.startswith("KO")), None)
+        if ko is not None or proc.returncode != 0:
+            self.emu_error = f"{what}: {ko or (err or out).strip()[:200] or f'exit status {proc.returncode}'}"
+            return False
+        self.emu_error = None
+        return True
 
     # --- input -------------------------------------------------------------------------------
     def enter_text(self, text: str, at: tuple[int, int] | None = None, clear: bool = False,
                    submit: bool = True) -> ShellResult:
-        """One shell round trip for tap + clear + type + Enter when the text is plain
-        ASCII (`&&`: a failing step stops the rest); the IME path otherwise."""
-        if not self._plain(text):
-            return super().enter_text(text, at, clear, submit)
+        """Tap + clear + type + Enter as one shell round trip (`&&`: a failing step stops
+        the rest); very long text takes one more per ~32,000 characters of command."""
+        plain = self._plain(text)
+        if text and not plain and not self._adb_keyboard():
+            return ShellResult("", "this text needs the ADBKeyboard IME (com.android.adbkeyboard)"
+                               " to be typed exactly, and it is not installed on the device; "
+                               "install it or type ASCII only\n", 1)
         cmds = [f"input tap {int(at[0])} {int(at[1])}"] if at is not None else []
         if clear:
             cmds += ["input keycombination KEYCODE_CTRL_LEFT KEYCODE_A", "input keyevent KEYCODE_DEL"]
-        cmds += self._text_commands(text)
+        cmds += self._text_commands(text) if plain else self._ime_commands(text)
         if submit:
             cmds.append("input keyevent KEYCODE_ENTER")
-        return self.shell(" && ".join(cmds)) if cmds else ShellResult()
+        return self._run_input(cmds)
+
+    def type_text(self, text: str) -> ShellResult:
+        """Type exactly `text`: `input text` for printable ASCII (quoted so that no
+        character reaches the shell as syntax), the ADBKeyboard IME otherwise."""
+        return self.enter_text(text, submit=False) if text else ShellResult()
 
     @staticmethod
     def _plain(text: str) -> bool:
@@ -226,32 +409,51 @@ class AdbDevice(Device):
                 cmds.append("input text " + shlex.quote(chunk))
         return cmds
 
-    def type_text(self, text: str) -> ShellResult:
-        """Type exactly `text`: `input text` for printable ASCII (quoted so that no
-        character reaches the shell as syntax), the ADBKeyboard IME otherwise."""
-        if self._plain(text):
-            cmds = self._text_commands(text)
-            return self.shell(" && ".join(cmds)) if cmds else ShellResult()
-        if not self._adb_keyboard():
-            return ShellResult("", "this text needs the ADBKeyboard IME (com.android.adbkeyboard)"
-                               " to be typed exactly, and it is not installed on the device; "
-                               "install it or type ASCII only\n", 1)
-        for start in range(0, len(text), TEXT_CHUNK):
-            msg = base64.b64encode(text[start : start + TEXT_CHUNK].encode("utf-8")).decode()
-            r = self.shell(f"am broadcast -a ADB_INPUT_B64 --es msg {msg}")
-            if not r.ok or "result=-1" not in r.stdout:
-                return ShellResult(r.stdout, r.stderr or "the ADBKeyboard did not accept the text",
-                                   r.exit_code or 1)
+    @staticmethod
+    def _ime_commands(text: str) -> list[str]:
+        """ADBKeyboard broadcasts, `TEXT_CHUNK` characters each, as base64 (the shell sees
+        only [A-Za-z0-9+/=])."""
+        return [f"am broadcast -a ADB_INPUT_B64 --es msg "
+                f"{base64.b64encode(text[i : i + TEXT_CHUNK].encode('utf-8')).decode()}"
+                for i in range(0, len(text), TEXT_CHUNK)]
+
+    def _run_input(self, cmds: list[str]) -> ShellResult:
+        """Run input commands joined by `&&`, in as few shell commands as the command-length
+        limit allows, each with a timeout that grows with the text it types. Input is never
+        re-sent after a timeout (it may have been typed)."""
+        scripts: list[list[str]] = []
+        size = 0
+        for c in cmds:
+            if not scripts or size + len(c) + 4 > MAX_COMMAND_CHARS:
+                scripts.append([])
+                size = 0
+            scripts[-1].append(c)
+            size += len(c) + 4
+        for n, script in enumerate(scripts):
+            chars = sum(len(c) for c in script if c.startswith(("input text ", "am broadcast ")))
+            r = self.shell(" && ".join(script), timeout=self.timeout_s + TYPE_S_PER_CHAR * chars,
+                           resend=False)
+            problem = _input_problem(r, sum(c.startswith("am broadcast ") for c in script))
+            if problem:
+                done = " (part of the text was typed already)" if n else ""
+                return ShellResult(r.stdout, problem + done + "\n", r.exit_code or 1)
         return ShellResult()
 
     def _adb_keyboard(self) -> bool:
+        """Whether ADBKeyboard is installed; the first time, make it the current IME."""
         if self._ime_ready is None:
             listed = self.shell("ime list -a -s").stdout.split()  # installed, enabled or not
-            self._ime_ready = ADB_KEYBOARD in listed
-            if self._ime_ready and self.shell(
-                    "settings get secure default_input_method").stdout.strip() != ADB_KEYBOARD:
+            ready = ADB_KEYBOARD in listed
+            if ready and self._default_ime() != ADB_KEYBOARD:
                 self.shell(f"ime enable {ADB_KEYBOARD}; ime set {ADB_KEYBOARD}")
+                ready = self._default_ime() == ADB_KEYBOARD
+                if not ready:
+                    log.warning("%s: could not make %s the input method", self.serial, ADB_KEYBOARD)
+            self._ime_ready = ready
         return self._ime_ready
+
+    def _default_ime(self) -> str:
+        return self.shell("settings get secure default_input_method").stdout.strip()
 
     def foreground(self) -> tuple[str, str]:
         from antrap_gym.device.protocol import parse_focused_window
@@ -271,7 +473,46 @@ class AdbDevice(Device):
         time.sleep(max(0.0, seconds))
 
     def describe(self) -> dict[str, Any]:
-        return {"backend": "adb", "serial": self.serial, "adb_server": f"{self.host}:{self.port}"}
+        return {"backend": "adb", "serial": self.serial, "adb_server": f"{self.host}:{self.port}",
+                "emulator": self.emulator}
+
+
+def _input_problem(r: ShellResult, broadcasts: int) -> str:
+    """Why an input script failed ('' when it worked). An ADBKeyboard broadcast worked when
+    `am` says "Broadcast completed" and nothing went wrong: the stock ADBKeyboard never
+    sets a result code, so a real phone reports `result=0` (forks that set RESULT_OK
+    report `result=-1`); which result it was says nothing either way."""
+    if not r.ok:
+        return r.stderr.strip()[:300] or r.stdout.strip()[-300:] or f"exit status {r.exit_code}"
+    if broadcasts:
+        text = r.stdout + r.stderr
+        failed = re.search(r"^.*(?:Error|Exception).*$", text, re.MULTILINE)
+        if failed:
+            return f"the ADBKeyboard broadcast failed: {failed.group(0).strip()[:300]}"
+        done = len(re.findall(r"^Broadcast completed: result=-?\d+", r.stdout, re.MULTILINE))
+        if done < broadcasts:
+            return (f"the ADBKeyboard broadcast did not complete ({done} of {broadcasts}): "
+                    f"{r.stdout.strip()[-300:]!r}")
+    return ""
+
+
+def _close(c) -> None:
+    """Close an adbutils connection at once (its own close() sleeps 10 ms)."""
+    with contextlib.suppress(Exception):
+        sock = c.conn
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
+
+
+def _short(cmd: str, n: int = 120) -> str:
+    return cmd if len(cmd) <= n else f"{cmd[:n]}... ({len(cmd)} characters)"
+
+
+def device_names(values: Iterable[str]) -> list[str]:
+    """Device names from repeated and/or comma-separated options
+    (`--device adb:A,adb:B --device sim`), in order, blanks dropped."""
+    return [name.strip() for v in values for name in v.split(",") if name.strip()]
 
 
 def parse_device_name(spec: str) -> dict[str, Any]:

@@ -15,7 +15,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from antrap_gym.device import Device, DeviceError, UIElement, make_device, serialize_elements
+from antrap_gym.device import (
+    Device,
+    DeviceError,
+    DeviceLostError,
+    UIElement,
+    make_device,
+    serialize_elements,
+)
 from antrap_gym.env.actions import POINT_ACTIONS, Action, ActionError
 from antrap_gym.env.ansi import render_ansi
 from antrap_gym.env.spaces import UnicodeText
@@ -83,6 +90,7 @@ class AndroidEnv(gym.Env):
         self._token: object | None = None
         self._error = ""
         self._done = False
+        self._reset_error = ""
 
     # --- gymnasium API --------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -100,14 +108,17 @@ class AndroidEnv(gym.Env):
         params = options.get("params")
         if params is None:
             params = template.generate_params(rng)
-        if self._boot is None:
-            self._boot = self.device.snapshot()
-            if not self.device.deterministic:  # a real phone is wherever it was left
+        try:
+            if self._boot is None:
+                self._boot = self.device.snapshot()
+                if not self.device.deterministic:  # a real phone is wherever it was left
+                    self.device.restore(self._boot)
+            else:
                 self.device.restore(self._boot)
-        else:
-            self.device.restore(self._boot)
-        self.task = template(params)
-        self.task.setup(self.device)
+            self.task = template(params)
+            self.task.setup(self.device)
+        except DeviceError as e:
+            raise self._reset_failed(e, template, "") from e
         self.step_count = 0
         self.base_budget = self.max_steps_override or self.task.max_steps
         self.stolen_steps = 0
@@ -119,42 +130,74 @@ class AndroidEnv(gym.Env):
         self._error = ""
         self._token = None
         self._done = False
-        return self.observe(), self._info()
+        self._reset_error = ""
+        try:
+            obs = self.observe()
+        except DeviceError as e:
+            raise self._reset_failed(e, template, "the first observation: ") from e
+        return obs, self._info()
+
+    def _reset_failed(self, e: DeviceError, template: Any, stage: str) -> DeviceError:
+        """A device fault during reset: there is no episode to truncate, so reset raises
+        an error of the same type saying so; step() refuses to run until a reset works."""
+        self.task = None
+        self._done = True
+        self._reset_error = f"{type(e).__name__}: {e}"
+        message = f"reset failed ({getattr(template, '__name__', template)}): {stage}{e}"
+        try:
+            return type(e)(message)
+        except TypeError:  # a subclass with another constructor
+            return DeviceError(message)
 
     def step(self, action: Any):
         if self.task is None:
+            if self._reset_error:
+                raise RuntimeError(f"the last reset() failed ({self._reset_error}); call reset() again")
             raise RuntimeError("call reset() before step()")
         self.step_count += 1
         self._error = ""
         terminated = False
         info_extra: dict[str, Any] = {}
+        stage = "action"
         try:
-            act = Action.parse(action)
-            if self._done:
-                raise ActionError("the episode is over; call reset()")
-            terminated = self._execute(act)
-            as_dict = act.to_dict()
-            self.history.append(as_dict)
-            info_extra["action"] = as_dict
-        except ActionError as e:
-            self._error = str(e)
-            info_extra["action"] = None
-        except DeviceError as e:
-            self._done = True
-            obs = self._safe_observe()
+            try:
+                act = Action.parse(action)
+                if self._done:
+                    raise ActionError("the episode is over; call reset()")
+                terminated = self._execute(act)
+                as_dict = act.to_dict()
+                self.history.append(as_dict)
+                info_extra["action"] = as_dict
+            except ActionError as e:
+                self._error = str(e)
+                info_extra["action"] = None
+            truncated = not terminated and self.step_count >= self.budget
+            stage = "observation"
+            obs = self.observe()
             info = self._info()
-            info.update(info_extra, error=f"{type(e).__name__}: {e}", success=0.0)
-            return obs, 0.0, False, True, info
-        truncated = not terminated and self.step_count >= self.budget
-        obs = self.observe()
+            info.update(info_extra)
+            reward = 0.0
+            if terminated or truncated:
+                self._done = True
+                stage = "success check"
+                reward = float(self.task.is_successful(self.device, self.answer))
+                info["success"] = reward
+            return obs, reward, terminated, truncated, info
+        except DeviceError as e:
+            return self._device_fault(e, stage, info_extra)
+
+    def _device_fault(self, e: DeviceError, stage: str, info_extra: dict[str, Any]):
+        """A device fault ends the episode: truncated, no reward, the reason in
+        info["error"] (and where it happened in info["error_stage"])."""
+        self._done = True
+        # a lost phone, or one that just failed to be observed, is not observed again
+        if stage == "action" and not isinstance(e, DeviceLostError):
+            obs = self._safe_observe()
+        else:
+            obs = self._blank_observation()
         info = self._info()
-        info.update(info_extra)
-        reward = 0.0
-        if terminated or truncated:
-            self._done = True
-            reward = float(self.task.is_successful(self.device, self.answer))
-            info["success"] = reward
-        return obs, reward, terminated, truncated, info
+        info.update(info_extra, error=f"{type(e).__name__}: {e}", error_stage=stage, success=0.0)
+        return obs, 0.0, False, True, info
 
     def render(self):
         if self.render_mode == "rgb_array":
@@ -305,12 +348,16 @@ class AndroidEnv(gym.Env):
         try:
             return self.observe()
         except DeviceError:
-            w, h = self.screen_size
-            obs: dict[str, Any] = {"ui_elements": "", "goal": self.task.goal if self.task else "",
-                                   "last_action_error": self._error}
-            if self.obs_mode == "screenshot":
-                obs["screenshot"] = np.zeros((h, w, 3), np.uint8)
-            return obs
+            return self._blank_observation()
+
+    def _blank_observation(self) -> dict[str, Any]:
+        """What the agent sees of a phone that cannot be read: no elements, a black screen."""
+        w, h = self.screen_size
+        obs: dict[str, Any] = {"ui_elements": "", "goal": self.task.goal if self.task else "",
+                               "last_action_error": self._error}
+        if self.obs_mode == "screenshot":
+            obs["screenshot"] = np.zeros((h, w, 3), np.uint8)
+        return obs
 
     def _info(self) -> dict[str, Any]:
         t = self.task

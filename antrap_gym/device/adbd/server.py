@@ -369,6 +369,9 @@ class AdbdServer:
         self.host = host
         self.port = port
         self.serial = serial
+        # the phone answers `getprop ro.serialno` with it, like a real device its own serial
+        # (adb itself names a TCP device by its address: `adb devices`, `adb get-serialno`)
+        device.serial = serial
         self.banner = device_banner()
         self.executor = executor
         self.connections: set[_Connection] = set()

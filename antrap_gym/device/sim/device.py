@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
 from antrap_gym.device.elements import UIElement
@@ -9,6 +12,26 @@ from antrap_gym.device.protocol import Device, ShellResult, Snapshot
 from antrap_gym.device.sim.phone import KEYCODES, Phone, keycode_of
 from antrap_gym.device.sim.shell.interpreter import Shell
 from antrap_gym.device.sim.uixml import dump_xml
+
+IDLE_STATE_ERROR = "ERROR: could not get idle state.\n"
+
+
+@dataclass
+class SimFaults:
+    """Fault injection for tests: the misbehaviour a real phone shows now and then.
+
+    Only `shell()` consults these (that is the path adb and sim-adbd take); the
+    in-process fast paths (`tap`, `ui_elements`, ...) stay untouched.
+    """
+
+    #: the next N `uiautomator dump` commands fail the way a busy real phone's do:
+    #: "ERROR: could not get idle state." on stderr, exit status 0, no XML, no file
+    dump_idle_failures: int = 0
+    #: called with every shell command before it runs, in the thread running it
+    #: (under sim-adbd, with the phone's lock held): sleep in it to make the phone
+    #: slow, raise `DeviceLostError` in it to lose an in-process phone, or cut a
+    #: sim-adbd connection from it
+    before_shell: Callable[[str], None] | None = None
 
 
 class SimDevice(Device):
@@ -21,14 +44,39 @@ class SimDevice(Device):
     backend = "sim"
     deterministic = True
 
-    def __init__(self, width: int = 1080, height: int = 2400, host_overlays: bool = True) -> None:
+    def __init__(self, width: int = 1080, height: int = 2400, host_overlays: bool = True,
+                 serial: str | None = None) -> None:
         self.phone = Phone(width, height)
         self._shell = Shell(self.phone)
         #: False makes the phone behave like a backend without an overlay helper app
         self.host_overlays = host_overlays
+        #: fault injection (tests); see `SimFaults`
+        self.faults = SimFaults()
+        if serial is not None:
+            self.serial = serial
+
+    @property
+    def serial(self) -> str:
+        """`getprop ro.serialno` (sim-adbd's `--serial` sets it)."""
+        from antrap_gym.device.sim.shell.android_commands import PROPS
+
+        return getattr(self.phone, "prop_overrides", {}).get("ro.serialno", PROPS["ro.serialno"])
+
+    @serial.setter
+    def serial(self, value: str) -> None:
+        overrides = dict(getattr(self.phone, "prop_overrides", {}))
+        overrides["ro.serialno"] = str(value)
+        self.phone.prop_overrides = overrides
 
     # --- Device protocol --------------------------------------------------------
     def shell(self, cmd: str, timeout: float | None = None) -> ShellResult:
+        faults = self.faults
+        if faults.before_shell is not None:
+            faults.before_shell(cmd)
+        if faults.dump_idle_failures > 0 and cmd.lstrip().startswith("uiautomator dump"):
+            faults.dump_idle_failures -= 1
+            self.phone.shell_log.append(cmd.strip())
+            return ShellResult("", IDLE_STATE_ERROR, 0)
         return self._shell.run(cmd)
 
     def screenshot(self) -> np.ndarray:

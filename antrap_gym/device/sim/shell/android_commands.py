@@ -206,29 +206,42 @@ def am(sh: Shell, args: list[str], stdin: bytes) -> Output:
     if sub == "kill":
         return b"", "", 0
     if sub == "broadcast":
-        parsed = _parse_intent(rest)
-        if isinstance(parsed, str):
-            return b"", parsed + "\n", 1
-        opts, extras, _flags = parsed
-        action = opts.get("-a", "")
-        if action in IME_ACTION_INPUT:
-            if phone.settings.get("secure", "default_input_method") != ADB_KEYBOARD:
-                return b"Broadcasting: Intent { act=" + action.encode() + b" }\n" \
-                    b"Broadcast completed: result=0\n", "", 0
-            msg = extras.get("msg", "")
-            if action == "ADB_INPUT_B64":
-                try:
-                    msg = base64.b64decode(msg, validate=True).decode("utf-8")
-                except (binascii.Error, ValueError):
-                    return b"", "Error: bad base64 in msg\n", 1
-            phone.input_text(msg)
-            return (f"Broadcasting: Intent {{ act={action} flg=0x400000 }}\n"
-                    "Broadcast completed: result=-1\n").encode(), "", 0
-        return (f"Broadcasting: Intent {{ act={action} flg=0x400000 }}\n"
-                "Broadcast completed: result=0\n").encode(), "", 0
+        return _broadcast(phone, rest)
     if sub == "stack" or sub == "task":
         return b"", "", 0
     return b"", f"Error: Unknown command: {sub}\n", 1
+
+
+def _broadcast(phone, rest: list[str]) -> Output:
+    """`am broadcast`, printed as Android 13 prints it. The ADBKeyboard IME (when it is
+    the current input method) commits ADB_INPUT_TEXT / ADB_INPUT_B64 text into the
+    focused field. Its receiver never sets a result code, so the ordered broadcast
+    reports the initial one, `result=0` -- the same as when nobody received it."""
+    parsed = _parse_intent(rest)
+    if isinstance(parsed, str):
+        return b"", parsed + "\n", 1
+    opts, extras, _flags = parsed
+    action = opts.get("-a", "")
+    fields = [f"act={action}"] if action else []
+    if opts.get("-n"):
+        fields.append(f"cmp={opts['-n']}")
+    fields.append("flg=0x400000")  # am adds FLAG_RECEIVER_FOREGROUND
+    if extras:
+        fields.append("(has extras)")
+    shown = f"Broadcasting: Intent {{ {' '.join(fields)} }}\n"
+    if action in IME_ACTION_INPUT and phone.settings.get("secure", "default_input_method") == ADB_KEYBOARD:
+        msg = extras.get("msg")
+        if msg is not None and action == "ADB_INPUT_B64":
+            # Android's Base64.decode(DEFAULT) stops at the first bad character with an
+            # IllegalArgumentException: the receiver dies, nothing is typed; am still reports
+            # the broadcast as completed
+            try:
+                msg = base64.b64decode(msg, validate=True).decode("utf-8")
+            except (binascii.Error, ValueError):
+                msg = None
+        if msg is not None:
+            phone.input_text(msg)
+    return (shown + "Broadcast completed: result=0\n").encode(), "", 0
 
 
 @command("monkey")
@@ -562,9 +575,11 @@ def dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 @command("getprop")
 def getprop(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    # per-phone values (sim-adbd's --serial sets ro.serialno) over the defaults
+    props = {**PROPS, **getattr(sh.phone, "prop_overrides", {})}
     if args:
-        return (PROPS.get(args[0], args[1] if len(args) > 1 else "") + "\n").encode(), "", 0
-    return "".join(f"[{k}]: [{v}]\n" for k, v in sorted(PROPS.items())).encode(), "", 0
+        return (props.get(args[0], args[1] if len(args) > 1 else "") + "\n").encode(), "", 0
+    return "".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items())).encode(), "", 0
 
 
 @command("setprop")
