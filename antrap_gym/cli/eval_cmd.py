@@ -37,11 +37,21 @@ def add_eval_parser(sub) -> None:
                    help="all | none | a layer | type[,type...] | a protocol YAML")
     e.add_argument("--runs", type=int, default=1, help="runs per variant (Pass@k uses k = runs)")
     e.add_argument("--variants", type=int, default=None, help="seeded variants per template")
-    e.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    e.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="worker processes, each with its own phone (1: one worker process, so "
+                        "--timeout and crash recovery hold)")
+    e.add_argument("--inline", action="store_true",
+                   help="debugging: run the episodes in this process (breakpoints work) — no "
+                        "isolation and no --timeout: a hanging agent hangs the run")
     e.add_argument("--backend", choices=("local", "ray"), default="local")
     e.add_argument("--ray-address", default=None, help="join a running Ray cluster")
     e.add_argument("--out", default=None, help="results directory (default runs/eval-<time>)")
-    e.add_argument("--resume", action="store_true", help="continue the run in --out")
+    e.add_argument("--resume", action="store_true",
+                   help="continue the run in --out; episodes recorded with an infrastructure error "
+                        "(worker died, timed out, API or device unreachable) are run again")
+    e.add_argument("--no-retry-errors", dest="retry_errors", action="store_false",
+                   help="with --resume: keep episodes recorded with an infrastructure error as "
+                        "they are (finished failures)")
     e.add_argument("--screens", choices=("none", "failed", "all"), default="failed",
                    help="which episodes keep screenshots for the viewer")
     e.add_argument("--obs-mode", choices=("text", "screenshot"), default=None)
@@ -52,8 +62,9 @@ def add_eval_parser(sub) -> None:
 
     r = sub.add_parser("report", help="merge evaluation runs into one table")
     r.add_argument("dirs", nargs="+")
-    r.add_argument("--out", default=None, help="where to write the merged summary (default: "
-                   "the first directory)")
+    r.add_argument("--out", default=None, help="a new directory for the merged run: episodes, "
+                   "summary, plots, viewer with the runs' screenshots (default: a fresh "
+                   "runs/report-<time>; the runs merged are never written to)")
     r.set_defaults(fn=run_report)
 
     v = sub.add_parser("view", help="(re)build the HTML trajectory viewer of a run")
@@ -94,6 +105,9 @@ def run_eval(args: argparse.Namespace) -> int:
     from antrap_gym.eval import AgentSpec, EvalConfig, ResultsExist, evaluate
 
     console = Console()
+    if args.inline and args.backend == "ray":
+        console.print("[red]--inline runs in this process; it cannot be combined with --backend ray")
+        return 2
     names = args.agent or DEFAULT_AGENTS
     agents = [AgentSpec.make(n, label=args.label if len(names) == 1 else None,
                              **agent_kwargs(args, n)) for n in names]
@@ -105,10 +119,13 @@ def run_eval(args: argparse.Namespace) -> int:
     n = len(config.episodes())
     console.print(f"[bold]antrap eval[/]: {', '.join(a.label for a in agents)} on "
                   f"{config.suite}, settings: {', '.join(s.name for s in config.settings)} — "
-                  f"{n} episodes, {args.workers} worker(s), results in {out}")
+                  f"{n} episodes, "
+                  f"{'in this process' if args.inline else f'{args.workers} worker(s)'}, "
+                  f"results in {out}")
     try:
         summary = evaluate(config, out, workers=args.workers, backend=args.backend,
-                           resume=args.resume, ray_address=args.ray_address, console=console)
+                           resume=args.resume, ray_address=args.ray_address, console=console,
+                           retry_errors=args.retry_errors, inline=args.inline)
     except ResultsExist as e:
         console.print(f"[red]{e}")
         return 2
@@ -118,9 +135,20 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from antrap_gym.eval import report
+    from rich.console import Console
 
-    report(args.dirs, args.out)
+    from antrap_gym.eval import report
+    from antrap_gym.eval.report import ReportError
+
+    console = Console()
+    try:
+        summary = report(args.dirs, args.out, console=console)
+    except ReportError as e:
+        console.print(f"[red]{e}")
+        return 2
+    out = Path(summary["out"])
+    console.print(f"\nmerged {len(summary['agents'])} agent(s) into {out}  ·  summary: "
+                  f"{out / 'summary.md'}  ·  viewer: {out / 'viewer' / 'index.html'}")
     return 0
 
 

@@ -1,19 +1,26 @@
 """AnTrap's table from episode records: success and Pass@k per setting with 95%
 confidence intervals, trap average, drop, per layer, recovery and extra steps.
 
-Conventions: a success rate is over episodes; Pass@k is over (task, variant)
-groups, a group passing when any of its k runs succeeded; intervals are 95%
+Conventions: a success rate is over episodes; Pass@k is over (setting, task,
+variant) groups, a group passing when any of its k runs succeeded (a layer
+pools its types' groups, so k stays the number of runs); intervals are 95%
 Wilson score intervals; the trap average is the unweighted mean over trap
 settings (its interval is the pooled Wilson one) and the drop's interval is
-Newcombe's for a difference of proportions.
+Newcombe's for a difference of proportions (for the drop in success rate and
+the drop in Pass@k alike).
+
+Figures that have no data (a rate over no episodes) are NaN in memory and
+`null` in `summary.json` (strict JSON: `to_json`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from typing import Any
 
+from antrap_gym.eval.errors import is_infrastructure_error
 from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS, TRAP_TYPES
 
 Z95 = 1.959963984540054
@@ -33,8 +40,8 @@ def _rate_block(eps: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(eps)
     wins = sum(1 for e in eps if e["success"] >= 1.0)
     groups: dict[tuple, list[dict]] = defaultdict(list)
-    for e in eps:
-        groups[(e["task"], e["variant"])].append(e)
+    for e in eps:  # a layer pools several settings: each keeps its own groups (k = runs)
+        groups[(e["setting"], e["task"], e["variant"])].append(e)
     passed = sum(1 for g in groups.values() if any(e["success"] >= 1.0 for e in g))
     k = max((len(g) for g in groups.values()), default=0)
     rate = wins / n if n else float("nan")
@@ -122,6 +129,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         out["agents"][agent] = {
             "episodes": len(eps),
             "errors": sum(1 for e in eps if e.get("error")),
+            "infrastructure_errors": sum(1 for e in eps if is_infrastructure_error(e)),
             "clean": clean,
             "traps": traps,
             "trap_average": avg,
@@ -131,9 +139,27 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "trap_average_pass_at_k": pavg,
             "trap_average_pass_at_k_ci95": pavg_ci,
             "drop_pass_at_k": clean["pass_at_k"] - pavg if clean["n"] else float("nan"),
+            "drop_pass_at_k_ci95": newcombe(clean["pass_at_k"], clean["pass_at_k_ci95"], pavg,
+                                            pavg_ci),
             "layers": layers,
         }
     return out
+
+
+def strict(x: Any) -> Any:
+    """`x` with every non-finite float (NaN, ±inf) replaced by None, for strict JSON."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: strict(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [strict(v) for v in x]
+    return x
+
+
+def to_json(summary: dict[str, Any], indent: int | None = 1) -> str:
+    """The summary as strict JSON (no NaN literals: missing figures are `null`)."""
+    return json.dumps(strict(summary), indent=indent, allow_nan=False)
 
 
 def column_order(settings: list[str]) -> list[str]:
@@ -142,4 +168,4 @@ def column_order(settings: list[str]) -> list[str]:
     return known + [s for s in settings if s not in known and s != "clean"]
 
 
-__all__ = ["LAYER_OF", "column_order", "summarize", "wilson"]
+__all__ = ["LAYER_OF", "column_order", "newcombe", "strict", "summarize", "to_json", "wilson"]

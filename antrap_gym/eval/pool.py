@@ -1,9 +1,13 @@
 """Workers that run episodes in parallel, each owning its own phone.
 
-- `InlinePool`: in this process (one worker, no isolation; tests and debugging).
-- `LocalPool`: worker processes. A worker that dies or overruns the episode
-  timeout is killed and replaced, and its episode is retried once; after that
-  the episode is recorded as an error. The run never waits on a lost worker.
+- `LocalPool`: worker processes (one or more). A worker that dies or overruns
+  the episode timeout is killed and replaced, and its episode is retried once;
+  after that the episode is recorded as an error. The run never waits on a lost
+  worker. This is what `--workers 1` gets too: one worker process, with the
+  same guarantees.
+- `InlinePool`: in this process, for debugging only (`--inline`: breakpoints and
+  tracebacks in your agent work), with no isolation and no timeout — a hanging
+  agent hangs the run and a crashing one ends it.
 - `RayPool`: the same over Ray actors, so workers can live on other machines.
 """
 
@@ -18,6 +22,7 @@ from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
 from typing import Any
 
+from antrap_gym.eval.errors import INFRASTRUCTURE
 from antrap_gym.eval.spec import EpisodeSpec, EvalConfig
 from antrap_gym.eval.worker import EpisodeRunner, error_record
 
@@ -26,6 +31,10 @@ MAX_ATTEMPTS = 2  # the first try and one retry
 
 
 class InlinePool:
+    """Episodes in this process, one after another (debugging: no isolation, no timeout)."""
+
+    replaced = 0
+
     def __init__(self, config: EvalConfig, out_dir: Path, **_: Any) -> None:
         self.runner = EpisodeRunner(config, out_dir, config.device_for(0))
 
@@ -106,7 +115,8 @@ class LocalPool:
             if attempts.get(spec.key, 0) < MAX_ATTEMPTS:
                 pending.appendleft(spec)
             else:
-                on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)"))
+                on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)",
+                                       kind=INFRASTRUCTURE))
 
         while pending or any(w.spec is not None for w in self.workers):
             for w in self.workers:
@@ -185,7 +195,8 @@ class RayPool:
             if attempts.get(spec.key, 0) < MAX_ATTEMPTS:
                 pending.appendleft(spec)
             else:
-                on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)"))
+                on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)",
+                                       kind=INFRASTRUCTURE))
 
         while pending or busy:
             while idle and pending:
@@ -224,12 +235,18 @@ class _RayEpisodeActor:
 
 
 def make_pool(backend: str, config: EvalConfig, out_dir: Path, workers: int,
-              ray_address: str | None = None):
-    workers = config.max_workers(workers)
+              ray_address: str | None = None, inline: bool = False
+              ) -> InlinePool | LocalPool | RayPool:
+    """The pool for a run. `workers` is clamped to at least 1 (and to the number of
+    real devices); every local worker is a process unless `inline` asks for the
+    in-process debugging pool."""
+    workers = max(1, config.max_workers(workers))
     if backend == "ray":
+        if inline:
+            raise ValueError("inline runs in this process; it cannot be combined with backend ray")
         return RayPool(config, out_dir, workers, address=ray_address)
     if backend != "local":
         raise ValueError(f"backend must be local or ray, got {backend!r}")
-    if workers <= 1:
+    if inline:
         return InlinePool(config, out_dir)
     return LocalPool(config, out_dir, workers)

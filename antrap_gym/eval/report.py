@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import shutil
+import time
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from antrap_gym.eval.metrics import column_order, summarize
+from antrap_gym.eval.metrics import column_order, summarize, to_json
 from antrap_gym.eval.store import load_records
+from antrap_gym.eval.worker import safe_name
 from antrap_gym.traps.taxonomy import LAYERS
 
 SHORT = {
@@ -22,15 +26,19 @@ SHORT = {
 }
 
 
-def pct(x: float) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}"
+def _missing(x: float | None) -> bool:
+    return x is None or (isinstance(x, float) and not math.isfinite(x))
 
 
-def pm(rate: float, ci: list[float]) -> str:
+def pct(x: float | None) -> str:
+    return "–" if _missing(x) else f"{100 * x:.1f}"
+
+
+def pm(rate: float | None, ci: list[float | None]) -> str:
     """`74.2 [69.8, 78.1]`: the rate and its 95% interval, in percent."""
-    if rate is None or (isinstance(rate, float) and math.isnan(rate)):
+    if _missing(rate):
         return "–"
-    if not ci or any(math.isnan(c) for c in ci):
+    if not ci or any(_missing(c) for c in ci):
         return pct(rate)
     return f"{100 * rate:.1f} [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
@@ -38,7 +46,7 @@ def pm(rate: float, ci: list[float]) -> str:
 def write_summary(records: list[dict[str, Any]], out: Path) -> dict[str, Any]:
     summary = summarize(records)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, allow_nan=True))
+    (out / "summary.json").write_text(to_json(summary))
     (out / "summary.md").write_text(markdown(summary))
     return summary
 
@@ -70,7 +78,7 @@ def markdown(summary: dict[str, Any]) -> str:
         row += [pm(a["traps"][c]["pass_at_k"], a["traps"][c]["pass_at_k_ci95"])
                 if c in a["traps"] else "–" for c in cols]
         row += [pm(a["trap_average_pass_at_k"], a["trap_average_pass_at_k_ci95"]),
-                pct(a["drop_pass_at_k"])]
+                pm(a["drop_pass_at_k"], a.get("drop_pass_at_k_ci95", []))]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "## Recovery from traps", "",
               "Recovered: trapped episodes where the agent got back on track after every trap "
@@ -123,20 +131,115 @@ def print_table(summary: dict[str, Any], console: Console | None = None) -> None
     console.print(table)
 
 
+class ReportError(ValueError):
+    """`antrap report` cannot merge into the requested place (or from the given runs)."""
+
+
+REPORT_FILE = "report.json"  # marks a directory written by `report` (safe to overwrite)
+
+
+def default_report_dir(root: str | Path = "runs") -> Path:
+    """A fresh `runs/report-<time>` directory name (never an existing one)."""
+    base = Path(root) / f"report-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path
+
+
+def _check_target(target: Path, sources: list[Path]) -> None:
+    here = target.resolve()
+    for d in sources:
+        if here == d.resolve():
+            raise ReportError(f"--out {target} is one of the runs being merged; the merge is "
+                              "written to a directory of its own")
+    if target.exists():
+        if not target.is_dir():
+            raise ReportError(f"--out {target} exists and is not a directory")
+        if any(target.iterdir()) and not (target / REPORT_FILE).is_file():
+            raise ReportError(f"--out {target} is not empty and holds no earlier report "
+                              f"({REPORT_FILE}); choose a new directory")
+
+
+def _copy_screens(r: dict[str, Any], src: Path, target: Path) -> tuple[dict[str, Any], int]:
+    """The record with its thumbnails copied from run `src` into `target` (same relative
+    paths, so the merged viewer finds them); returns it and the number of missing files."""
+    screens = r.get("screens")
+    if not isinstance(screens, dict) or not screens.get("files"):
+        return r, 0
+    files, missing = [], 0
+    for f in screens["files"]:
+        rel = Path(str(f))
+        origin = rel if rel.is_absolute() else src / rel
+        if rel.is_absolute() or ".." in rel.parts:  # keep the merged run self-contained
+            rel = Path("screens") / safe_name(str(r["id"])) / rel.name
+        if not origin.is_file():
+            missing += 1
+            continue
+        dest = target / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(origin, dest)
+        files.append(rel.as_posix())
+    return {**r, "screens": {**screens, "files": files}}, missing
+
+
 def report(dirs: list[str | Path], out: str | Path | None = None,
            console: Console | None = None) -> dict[str, Any]:
-    """Merge the episodes of several runs (several agents) into one table."""
+    """Merge the episodes of several runs (several agents) into one table.
+
+    The merge is a run directory of its own, `out` (default: a fresh
+    `runs/report-<time>`): the merged `episodes.jsonl` (an episode id found in
+    several runs is taken from the first), `summary.json`, `summary.md`, plots,
+    and the viewer, with every run's screenshots copied in so its images load;
+    `report.json` names the sources. The runs merged are never written to; `out`
+    must be new, empty, or an earlier report. Returns the summary (with `out`).
+    """
+    console = console or Console()
+    sources = [Path(d) for d in dirs]
+    if not sources:
+        raise ReportError("no runs to merge")
+    for d in sources:
+        if not (d / "episodes.jsonl").is_file():
+            raise ReportError(f"{d} has no episodes.jsonl")
+    target = Path(out) if out else default_report_dir()
+    _check_target(target, sources)
+    if (target / REPORT_FILE).is_file():  # an earlier report here: start it afresh
+        for sub in ("screens", "viewer"):
+            shutil.rmtree(target / sub, ignore_errors=True)
+    target.mkdir(parents=True, exist_ok=True)
     records: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for d in dirs:
+    duplicates = missing = 0
+    per_source = []
+    for d in sources:
+        n = 0
         for r in load_records(d):
-            if r["id"] not in seen:
-                seen.add(r["id"])
-                records.append(r)
-    target = Path(out) if out else Path(dirs[0])
+            if r["id"] in seen:
+                duplicates += 1
+                continue
+            seen.add(r["id"])
+            r, lost = _copy_screens(r, d, target)
+            missing += lost
+            records.append(r)
+            n += 1
+        per_source.append({"dir": str(d), "episodes": n})
+    tmp = target / "episodes.jsonl.tmp"
+    tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
+                   encoding="utf-8")
+    os.replace(tmp, target / "episodes.jsonl")
+    (target / REPORT_FILE).write_text(json.dumps(
+        {"sources": per_source, "episodes": len(records), "duplicates_skipped": duplicates,
+         "missing_screens": missing}, indent=1))
+    if duplicates:
+        console.print(f"[yellow]{duplicates} episode(s) found in more than one run: "
+                      "kept the first")
+    if missing:
+        console.print(f"[yellow]{missing} screenshot(s) referenced by the runs were missing")
     summary = write_summary(records, target)
     from antrap_gym.eval.runner import write_artifacts
 
-    write_artifacts(summary, records, target, console or Console())
+    write_artifacts(summary, records, target, console)
     print_table(summary, console)
+    summary["out"] = str(target)
     return summary

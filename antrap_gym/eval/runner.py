@@ -16,6 +16,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from antrap_gym.eval.errors import is_infrastructure_error
 from antrap_gym.eval.pool import make_pool
 from antrap_gym.eval.report import print_table, write_summary
 from antrap_gym.eval.spec import EvalConfig
@@ -28,9 +29,19 @@ class ResultsExist(RuntimeError):
 
 def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: str = "local",
              resume: bool = False, ray_address: str | None = None, console: Console | None = None,
-             progress: bool = True, artifacts: bool = True) -> dict[str, Any]:
+             progress: bool = True, artifacts: bool = True, retry_errors: bool = True,
+             inline: bool = False) -> dict[str, Any]:
     """Run every episode of `config` not yet in `out/episodes.jsonl`, then write the
-    summary (JSON, Markdown), plots and the trajectory viewer. Returns the summary."""
+    summary (JSON, Markdown), plots and the trajectory viewer. Returns the summary.
+
+    workers: worker processes (or Ray actors); 1 is one worker process, so the
+        episode timeout and crash recovery hold. inline: run in this process instead
+        (debugging only: no isolation, no timeout).
+    resume: continue the run in `out`. With retry_errors (the default), episodes whose
+        record has an infrastructure error (worker died, timed out, API or device
+        unreachable; see `antrap_gym.eval.errors`) are run again instead of counted
+        as finished failures; their old records move to `out/retried.jsonl`.
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     console = console or Console()
@@ -41,6 +52,14 @@ def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: 
                            "continue that run, or choose another --out")
     (out / "config.json").write_text(config.to_json())
     specs = config.episodes()
+    retried = 0
+    if resume and retry_errors:
+        wanted = {s.key for s in specs}
+        again = {r["id"] for r in store.records if r["id"] in wanted and is_infrastructure_error(r)}
+        retried = len(store.drop(again))
+        if retried:
+            console.print(f"retrying {retried} episode(s) whose record has an infrastructure error "
+                          f"(old records kept in {out / 'retried.jsonl'})")
     done = store.done
     todo = [s for s in specs if s.key not in done]
     wins = sum(1 for r in store.records if r["success"] >= 1.0)
@@ -50,7 +69,7 @@ def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: 
                    TextColumn("success {task.fields[rate]}"), TextColumn("•"),
                    TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                    console=console, disable=not progress)
-    pool = make_pool(backend, config, out, workers, ray_address=ray_address)
+    pool = make_pool(backend, config, out, workers, ray_address=ray_address, inline=inline)
     try:
         with bar:
             task = bar.add_task("eval", total=len(specs), completed=finished,
@@ -69,6 +88,7 @@ def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: 
         store.close()
     summary = write_summary(store.records, out)
     summary["wall_s"] = round(time.monotonic() - t0, 2)
+    summary["retried"] = retried
     if artifacts:
         write_artifacts(summary, store.records, out, console)
     print_table(summary, console)

@@ -3,6 +3,10 @@
 A run killed at any moment (SIGKILL included) loses at most the episodes in
 flight: every finished episode is a complete line on disk, and a half-written
 last line is cut off when the file is opened again.
+
+`drop(ids)` takes records out (to run those episodes again, as `--resume` does
+for infrastructure errors): the file is rewritten atomically without them and
+the dropped lines are appended to `retried.jsonl` beside it, so nothing is lost.
 """
 
 from __future__ import annotations
@@ -44,9 +48,30 @@ class EpisodeStore:
     def done(self) -> set[str]:
         return {r["id"] for r in self.records}
 
+    def drop(self, ids: set[str]) -> list[dict[str, Any]]:
+        """Take the records with these ids out of the file (atomically); returns them.
+        They are kept in `retried.jsonl` next to `episodes.jsonl`."""
+        gone = [r for r in self.records if r["id"] in ids]
+        if not gone:
+            return []
+        keep = [r for r in self.records if r["id"] not in ids]
+        self._f.close()
+        with (self.path.parent / "retried.jsonl").open("a", encoding="utf-8") as f:
+            for r in gone:
+                f.write(_line(r))
+        tmp = self.path.with_suffix(".jsonl.tmp")
+        with tmp.open("w", encoding="utf-8") as f:
+            for r in keep:
+                f.write(_line(r))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+        self.records = keep
+        self._f = self.path.open("a", encoding="utf-8")
+        return gone
+
     def append(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, default=_jsonable) + "\n"
-        self._f.write(line)
+        self._f.write(_line(record))
         self._f.flush()
         self.records.append(record)
 
@@ -69,6 +94,10 @@ def load_records(path: str | Path) -> list[dict[str, Any]]:
             except json.JSONDecodeError:
                 continue
     return out
+
+
+def _line(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, default=_jsonable) + "\n"
 
 
 def _jsonable(o: Any) -> Any:

@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image
 
 from antrap_gym.env.registration import make_env
+from antrap_gym.eval.errors import INFRASTRUCTURE, error_kind
 from antrap_gym.eval.spec import EpisodeSpec, EvalConfig
 from antrap_gym.rollout import run_episode
 from antrap_gym.traps.config import Setting
@@ -80,8 +81,12 @@ class EpisodeRunner:
                 record["screens"] = self._save_frames(spec, frames)
             return record
         except Exception as e:  # a broken agent or backend fails its episode, not the run
+            from antrap_gym.agents.openai_agent import ModelAPIError
+            from antrap_gym.device import DeviceError
+
+            infra = isinstance(e, DeviceError | ModelAPIError)
             return error_record(spec, f"{type(e).__name__}: {e}", traceback.format_exc(),
-                                time.perf_counter() - t0)
+                                time.perf_counter() - t0, kind=INFRASTRUCTURE if infra else None)
 
     def _capture(self, env, frames: list[np.ndarray]):
         width = self.config.screen_width
@@ -138,6 +143,7 @@ class EpisodeRunner:
             "answer": res.answer,
             "wall_s": round(res.wall_s, 4),
             "error": res.error,
+            "error_kind": error_kind(res.error),
             "traps": res.info.get("traps", []),
             "screen_size": list(base.screen_size),
             "trajectory": [
@@ -149,15 +155,19 @@ class EpisodeRunner:
         }
 
 
-def error_record(spec: EpisodeSpec, message: str, tb: str = "", wall_s: float = 0.0
-                 ) -> dict[str, Any]:
-    """The record of an episode that could not run (crash, timeout, lost worker)."""
+def error_record(spec: EpisodeSpec, message: str, tb: str = "", wall_s: float = 0.0,
+                 kind: str | None = None) -> dict[str, Any]:
+    """The record of an episode that could not run (crash, timeout, lost worker).
+
+    kind: `infrastructure` or `episode` (see `antrap_gym.eval.errors`); by default
+    read off the message."""
     return {
         "id": spec.key, "agent": spec.agent.label, "task": spec.task, "variant": spec.variant,
         "setting": spec.setting, "run": spec.run, "params": {}, "goal": "", "seed": spec.task_seed,
         "trap_seed": None, "trap_attempts": 0, "success": 0.0, "steps": 0, "budget": 0,
         "terminated": False, "truncated": True, "answer": None, "wall_s": round(wall_s, 4),
-        "error": message, "traceback": tb[-4000:], "traps": [], "trajectory": [],
+        "error": message, "error_kind": kind or error_kind(message), "traceback": tb[-4000:],
+        "traps": [], "trajectory": [],
     }
 
 
