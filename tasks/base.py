@@ -8,12 +8,12 @@ real emulator alike), plus a semantic `solution()` for the oracle.
 
 from __future__ import annotations
 
-import re
 import shlex
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from tasks.answers import answer_matches, normalize_answer
 from tasks.steps import Step
 
 if TYPE_CHECKING:
@@ -94,35 +94,4 @@ class TaskError(RuntimeError):
     """A task could not be set up on this device."""
 
 
-# --- answer matching (AndroidWorld style) ---------------------------------------------
-
-
-def normalize_answer(s: str | None) -> str:
-    if s is None:
-        return ""
-    s = s.strip().casefold()
-    s = re.sub(r"[\s]+", " ", s)
-    return s.strip(" .!\"'")
-
-
-def answer_matches(answer: str | None, expected: str | list[str], kind: str = "text") -> bool:
-    """Compare an agent's answer with the truth: text (normalised, exact or
-    contained as a whole phrase), number, or phone number (digits)."""
-    if answer is None:
-        return False
-    options = [expected] if isinstance(expected, str) else list(expected)
-    a = normalize_answer(answer)
-    for exp in options:
-        e = normalize_answer(str(exp))
-        if kind == "number":
-            nums = re.findall(r"-?\d+(?:\.\d+)?", a)
-            if nums and float(nums[0]) == float(e):
-                return True
-            continue
-        if kind == "phone":
-            if re.sub(r"\D", "", a).endswith(re.sub(r"\D", "", e)) and re.sub(r"\D", "", e):
-                return True
-            continue
-        if a == e or re.search(r"(?<!\w)" + re.escape(e) + r"(?!\w)", a):
-            return True
-    return False
+__all__ = ["Task", "TaskError", "answer_matches", "normalize_answer"]

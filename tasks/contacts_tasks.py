@@ -383,8 +383,12 @@ class ContactsQuestion(ContactsTask):
     def expected(self) -> str:
         raise NotImplementedError
 
+    def distractors(self) -> list[str]:
+        """The other candidates an answer could name instead: everyone else's name."""
+        return [p[0] for p in self.params.get("contacts", []) if p[0] != self.expected()]
+
     def is_successful(self, device, answer=None) -> float:
-        return float(answer_matches(answer, self.expected(), self.answer_kind))
+        return float(answer_matches(answer, self.expected(), self.answer_kind, self.distractors()))
 
 
 @register
@@ -410,6 +414,7 @@ class ContactsPhoneQuestion(ContactsQuestion):
 class ContactsEmailQuestion(ContactsQuestion):
     template = "What is {name}'s email address?"
     complexity = 1.4
+    answer_kind = "email"
     needs_scroll = True
 
     @classmethod

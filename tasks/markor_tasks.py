@@ -408,7 +408,9 @@ class MarkorNoteContentQuestion(SeededNotesTask):
     answer_task = True
 
     def is_successful(self, device, answer=None) -> float:
-        return float(answer_matches(answer, self.params["notes"][self.params["name"]]))
+        notes = self.params["notes"]
+        others = [t for n, t in notes.items() if n != self.params["name"]]
+        return float(answer_matches(answer, notes[self.params["name"]], "text", others))
 
     def solution(self):
         return [open_markor(), Tap(screen=MAIN, target=Target(text=self.params["name"])),

@@ -1,4 +1,13 @@
-"""Tasks in Settings (`com.android.settings`), checked through `settings get`."""
+"""Tasks in Settings (`com.android.settings`), checked through `settings get`.
+
+Set-up changes state the way that takes effect on a real phone, not only in the
+settings table: radios through `svc` / `cmd connectivity`, the theme through
+`cmd uimode`, location and Battery Saver through their services, volumes
+through `cmd media_session`; each then waits until the settings key the check
+reads has followed (a real phone persists it a moment later). Values shown on
+the About screen are read with `getprop`, so the expected answer is the
+phone's own.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tasks.base import Task, answer_matches
+from tasks.base import Task, TaskError, answer_matches
 from tasks.registry import register
 from tasks.steps import Answer, OpenApp, SetChecked, SetSlider, Tap, Target, TypeText
 
@@ -30,6 +39,22 @@ TIMEOUT_MS = {"15 seconds": 15000, "30 seconds": 30000, "1 minute": 60000, "2 mi
               "5 minutes": 300000, "10 minutes": 600000, "30 minutes": 1800000}
 DEVICE_NAMES = ("Alex's Pixel", "Kitchen Phone", "Work Pixel", "Nora 6", "Field Unit 7",
                 "Blue Phone", "Travel Pixel", "Lab Device", "Mia's Phone", "Pixel Dev")
+STREAM_RING = 2
+RING_KEY = "volume_ring_speaker"  # AudioService: volume_<stream>_<output device>
+#: how long set-up waits for a service to persist a change: polls x seconds apart
+SETTLE_POLLS, SETTLE_S = 20, 0.25
+
+
+def await_setting(device, ns: str, key: str, ok, what: str) -> None:
+    """Poll `settings get` until `ok(value)`; a real phone's services persist a change a
+    little after the command returns (the simulated phone's at once: no sleep there)."""
+    for i in range(SETTLE_POLLS):
+        if ok(Task.setting(device, ns, key)):
+            return
+        if i < SETTLE_POLLS - 1:
+            device.shell(f"sleep {SETTLE_S}")
+    raise TaskError(f"{what}: settings {ns} {key} is still "
+                    f"{Task.setting(device, ns, key)!r} after {SETTLE_POLLS * SETTLE_S:.0f} s")
 
 
 def open_settings() -> OpenApp:
@@ -41,13 +66,20 @@ def tap(text: str, screen: str) -> Tap:
 
 
 class SettingsToggleTask(Task):
-    """Turn one switch on or off; the key starts in the opposite state."""
+    """Turn one switch on or off; it starts in the opposite state.
+
+    `command` sets the state through the system service that owns it (what
+    takes effect on a real phone); `key` is the setting that service persists,
+    read by the check; `on_values` are the values that mean "on" there.
+    """
 
     apps = (PKG,)
     namespace: ClassVar[str] = "global"
     key: ClassVar[str] = ""
-    on_value: ClassVar[str] = "1"
-    off_value: ClassVar[str] = "0"
+    on_values: ClassVar[tuple[str, ...]] = ("1",)
+    #: shell command with {on}: (value when turning on, value when turning off)
+    command: ClassVar[str] = ""
+    command_words: ClassVar[tuple[str, str]] = ("enable", "disable")
     switch_label: ClassVar[str] = ""
     path: ClassVar[tuple[tuple[str, str], ...]] = ()  # (row to tap, on screen)
     switch_screen: ClassVar[str] = ""
@@ -56,21 +88,26 @@ class SettingsToggleTask(Task):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         return {"state": "on" if rng.random() < 0.5 else "off"}
 
-    def _want(self) -> str:
-        return self.on_value if self.params["state"] == "on" else self.off_value
+    def set_command(self, on: bool) -> str:
+        return self.command.format(on=self.command_words[0 if on else 1])
+
+    def is_on(self, device) -> bool:
+        return self.setting(device, self.namespace, self.key) in self.on_values
 
     def setup(self, device) -> None:
-        start = self.off_value if self.params["state"] == "on" else self.on_value
-        self.sh(device, f"settings put {self.namespace} {self.key} {start}")
+        start_on = self.params["state"] == "off"
+        self.sh(device, self.set_command(start_on))
+        await_setting(device, self.namespace, self.key,
+                      lambda v: (v in self.on_values) == start_on, self.set_command(start_on))
 
     def is_successful(self, device, answer: str | None = None) -> float:
-        return float(self.setting(device, self.namespace, self.key) == self._want())
+        return float(self.is_on(device) == (self.params["state"] == "on"))
 
     def solution(self):
-        want = self._want()
+        want_on = self.params["state"] == "on"
 
-        def done(dev, ns=self.namespace, key=self.key) -> bool:
-            return self.setting(dev, ns, key) == want
+        def done(dev) -> bool:
+            return self.is_on(dev) == want_on
 
         return [
             open_settings(),
@@ -84,6 +121,8 @@ class SettingsToggleTask(Task):
 class SettingsWifiToggle(SettingsToggleTask):
     template = "Turn Wi-Fi {state}."
     key = "wifi_on"
+    on_values = ("1", "2")  # 2: turned back on in airplane mode; 3: off because of it
+    command = "svc wifi {on}"
     switch_label = "Wi-Fi"
     path = (("Network & internet", HOME), ("Internet", NETWORK))
     switch_screen = INTERNET
@@ -94,6 +133,7 @@ class SettingsWifiToggle(SettingsToggleTask):
 class SettingsBluetoothToggle(SettingsToggleTask):
     template = "Turn Bluetooth {state}."
     key = "bluetooth_on"
+    command = "svc bluetooth {on}"  # bluetooth_on 2: off because of airplane mode
     switch_label = "Use Bluetooth"
     path = (("Connected devices", HOME), ("Connection preferences", CONNECTED),
             ("Bluetooth", CONN_PREFS))
@@ -105,6 +145,7 @@ class SettingsBluetoothToggle(SettingsToggleTask):
 class SettingsAirplaneMode(SettingsToggleTask):
     template = "Turn airplane mode {state}."
     key = "airplane_mode_on"
+    command = "cmd connectivity airplane-mode {on}"
     switch_label = "Airplane mode"
     path = (("Network & internet", HOME),)
     switch_screen = NETWORK
@@ -116,7 +157,9 @@ class SettingsDarkTheme(SettingsToggleTask):
     template = "Turn dark theme {state}."
     namespace = "secure"
     key = "ui_night_mode"
-    on_value, off_value = "2", "1"
+    on_values = ("2",)  # UiModeManager: 1 no, 2 yes, 0 auto
+    command = "cmd uimode night {on}"
+    command_words = ("yes", "no")
     switch_label = "Dark theme"
     path = (("Display", HOME),)
     switch_screen = DISPLAY
@@ -128,7 +171,9 @@ class SettingsLocationToggle(SettingsToggleTask):
     template = "Turn location {state}."
     namespace = "secure"
     key = "location_mode"
-    on_value, off_value = "3", "0"
+    on_values = ("1", "2", "3")  # anything but LOCATION_MODE_OFF
+    command = "cmd location set-location-enabled {on}"
+    command_words = ("true", "false")
     switch_label = "Use location"
     path = (("Location", HOME),)
     switch_screen = LOCATION
@@ -140,6 +185,8 @@ class SettingsLocationToggle(SettingsToggleTask):
 class SettingsBatterySaver(SettingsToggleTask):
     template = "Turn Battery Saver {state}."
     key = "low_power"
+    command = "cmd power set-mode {on}"
+    command_words = ("1", "0")
     switch_label = "Battery Saver"
     path = (("Battery", HOME),)
     switch_screen = BATTERY
@@ -151,7 +198,9 @@ class Settings24HourFormat(SettingsToggleTask):
     template = "Turn {state} the 24-hour time format."
     namespace = "system"
     key = "time_12_24"
-    on_value, off_value = "24", "12"
+    on_values = ("24",)
+    command = "settings put system time_12_24 {on}"  # the clock and Settings observe it
+    command_words = ("24", "12")
     switch_label = "Use 24-hour format"
     path = (("System", HOME), ("Date & time", SYSTEM))
     switch_screen = DATETIME
@@ -200,11 +249,14 @@ class SettingsRingVolume(Task):
         return {"level": int(rng.integers(0, 8))}
 
     def setup(self, device) -> None:
-        start = 7 - self.params["level"] if self.params["level"] != 3 else 6
-        self.sh(device, f"settings put system volume_ring {start}")
+        start = str(7 - self.params["level"] if self.params["level"] != 3 else 6)
+        # through AudioService (a `settings put` would not move a real phone's volume)
+        cmd = f"cmd media_session volume --stream {STREAM_RING} --set {start}"
+        self.sh(device, cmd)
+        await_setting(device, "system", RING_KEY, lambda v: v == start, cmd)
 
     def is_successful(self, device, answer=None) -> float:
-        return float(self.setting(device, "system", "volume_ring") == str(self.params["level"]))
+        return float(self.setting(device, "system", RING_KEY) == str(self.params["level"]))
 
     def solution(self):
         return [open_settings(), tap("Sound & vibration", HOME),
@@ -270,37 +322,66 @@ class SettingsQuestion(Task):
     answer_kind: ClassVar[str] = "text"
     path: ClassVar[tuple[tuple[str, str], ...]] = ()
 
-    def expected(self) -> str:
+    def expected(self, device=None) -> str:
         raise NotImplementedError
 
+    def distractors(self) -> list[str]:
+        """Other values of the same kind the answer could give instead."""
+        return []
+
     def is_successful(self, device, answer=None) -> float:
-        return float(answer_matches(answer, self.expected(), self.answer_kind))
+        return float(answer_matches(answer, self.expected(device), self.answer_kind,
+                                    self.distractors()))
 
     def solution(self):
         return [open_settings(), *(tap(r, s) for r, s in self.path), Answer(text=self.expected())]
 
 
+class SettingsPropQuestion(SettingsQuestion):
+    """A value the About screen shows from a system property: the truth is the phone's
+    own `getprop`, read at set-up (for the oracle's answer) and again at the check."""
+
+    prop: ClassVar[str] = ""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        super().__init__(params)
+        self.seen: str | None = None
+
+    def read(self, device) -> str:
+        value = device.shell(f"getprop {self.prop}").stdout.strip()
+        if not value:
+            raise TaskError(f"getprop {self.prop} is empty on this device")
+        return value
+
+    def setup(self, device) -> None:
+        self.seen = self.read(device)
+
+    def expected(self, device=None) -> str:
+        if device is not None:
+            return self.read(device)
+        if self.seen is None:
+            raise TaskError(f"{self.task_id()}: set up the task first (the answer is read "
+                            "from the phone)")
+        return self.seen
+
+
 @register
-class SettingsAndroidVersion(SettingsQuestion):
+class SettingsAndroidVersion(SettingsPropQuestion):
     template = "What Android version is this phone running? Answer with the version number."
     complexity = 1.2
     needs_scroll = True
-    answer_kind = "number"
+    answer_kind = "number"  # 13 == 13.0; 8.1.0 == 8.1
+    prop = "ro.build.version.release"
     path = (("About phone", HOME),)
-
-    def expected(self) -> str:
-        return "13"
 
 
 @register
-class SettingsBuildNumber(SettingsQuestion):
+class SettingsBuildNumber(SettingsPropQuestion):
     template = "What is this phone's build number?"
     complexity = 1.2
     needs_scroll = True
+    prop = "ro.build.display.id"
     path = (("About phone", HOME),)
-
-    def expected(self) -> str:
-        return "TQ3A.230805.001"
 
 
 @register
@@ -317,14 +398,18 @@ class SettingsDeviceNameQuestion(SettingsQuestion):
     def setup(self, device) -> None:
         self.sh(device, "settings put global device_name " + self.q(self.params["name"]))
 
-    def expected(self) -> str:
+    def expected(self, device=None) -> str:
         return self.params["name"]
+
+    def distractors(self) -> list[str]:
+        return [n for n in DEVICE_NAMES if n != self.params["name"]] + ["Pixel 6"]
 
 
 @register
 class SettingsTimeoutQuestion(SettingsQuestion):
     template = "How long is the screen timeout set to?"
     complexity = 1.0
+    answer_kind = "duration"  # "1 minute" == "60 seconds"; "30 seconds or 1 minute" fails
     path = (("Display", HOME),)
 
     @classmethod
@@ -335,5 +420,5 @@ class SettingsTimeoutQuestion(SettingsQuestion):
         ms = TIMEOUT_MS[self.params["duration"]]
         self.sh(device, f"settings put system screen_off_timeout {ms}")
 
-    def expected(self) -> str:
+    def expected(self, device=None) -> str:
         return self.params["duration"]

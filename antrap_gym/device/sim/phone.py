@@ -21,7 +21,7 @@ from antrap_gym.device.sim.apps.base import Activity, App
 from antrap_gym.device.sim.storage.contacts import ContactsProvider
 from antrap_gym.device.sim.storage.content import ContentProvider
 from antrap_gym.device.sim.storage.files import FileSystem
-from antrap_gym.device.sim.storage.settings import SettingsStore
+from antrap_gym.device.sim.storage.settings import STREAM_MUSIC, STREAMS, SettingsStore
 from antrap_gym.device.sim.toolkit.builder import SP_BODY, UI, build_popup
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 from antrap_gym.device.sim.toolkit.views import View, hit_test
@@ -106,6 +106,9 @@ class Phone:
         self._elements: list[UIElement] | None = None
         self._relayout = False
         self.shell_log: deque[str] = deque(maxlen=10000)
+        #: system properties that differ from `DEFAULT_PROPS` on this phone (`getprop`
+        #: and the About screen read both); read-only to the shell, as `setprop` is refused
+        self.prop_overrides: dict[str, str] = {}
         #: installed input methods (`ime list -a -s`); remove ADBKeyboard to model a stock phone
         self.input_methods: list[str] = list(INPUT_METHODS)
         self.frame_cache: tuple | None = None
@@ -230,7 +233,7 @@ class Phone:
         s = self.settings
         key = (self.clock_ms // 60000, s.get("global", "airplane_mode_on"),
                s.get("global", "wifi_on"), s.get("global", "bluetooth_on"),
-               s.get("system", "status_bar_show_battery_percent"))
+               s.get("system", "status_bar_show_battery_percent"), s.get("system", "time_12_24"))
         if self._bar_cache.get("status_key") != key:
             root = sysui.build_status_bar(self, (0, 0, self.width, self.status_h))
             self._bar_cache["status_key"] = key
@@ -425,9 +428,10 @@ class Phone:
         if name == "APP_SWITCH":
             return self.press_recents(tick=False)
         if name in ("VOLUME_UP", "VOLUME_DOWN"):
-            v = self.settings.get_int("system", "volume_music", 5)
-            v = min(15, v + 1) if name == "VOLUME_UP" else max(0, v - 1)
-            self.settings.put("system", "volume_music", str(v))
+            _, key, lo, hi = STREAMS[STREAM_MUSIC]
+            v = self.settings.get_int("system", key, 5)
+            v = min(hi, v + 1) if name == "VOLUME_UP" else max(lo, v - 1)
+            self.settings.put("system", key, str(v))
             self.changed()
             return True
         act = self._typing_target()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time as _time
 from typing import TYPE_CHECKING
 
+from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.builder import SP_BODY, SP_SMALL, SP_TITLE, UI
 from antrap_gym.device.sim.toolkit.views import Rect, View
@@ -18,7 +19,11 @@ KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 
 
 def clock_text(phone: Phone) -> str:
+    """The status bar clock: "3:34" (12-hour, no AM/PM, as a Pixel shows it) or "15:34"
+    when `settings system time_12_24` is 24."""
     t = _time.gmtime(phone.clock_ms // 1000)
+    if phone.settings.get("system", "time_12_24") == "24":
+        return f"{t.tm_hour:02d}:{t.tm_min:02d}"
     hour = t.tm_hour % 12 or 12
     return f"{hour}:{t.tm_min:02d}"
 
@@ -41,13 +46,13 @@ def build_status_bar(phone: Phone, rect: Rect) -> View:
     y0 = rect[1] + (h - icon) // 2
     root.add(View("image", (x - icon, y0, x, y0 + icon), icon="battery", desc="Battery 87 percent."))
     x -= icon + round(6 * d)
-    if settings.get("global", "airplane_mode_on") == "1":
-        root.add(View("image", (x - icon, y0, x, y0 + icon), icon="airplane", desc="Airplane mode."))
-        x -= icon + round(6 * d)
-    elif settings.get("global", "wifi_on") == "1":
+    if radios.wifi_on(settings):  # also on in airplane mode when the user turned it back on
         root.add(View("image", (x - icon, y0, x, y0 + icon), icon="wifi", desc="Wifi signal full."))
         x -= icon + round(6 * d)
-    if settings.get("global", "bluetooth_on") == "1":
+    if radios.airplane_on(settings):
+        root.add(View("image", (x - icon, y0, x, y0 + icon), icon="airplane", desc="Airplane mode."))
+        x -= icon + round(6 * d)
+    if radios.bluetooth_on(settings):
         root.add(View("image", (x - icon, y0, x, y0 + icon), icon="bluetooth", desc="Bluetooth on."))
     return root
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from antrap_gym.device.sim.apps.base import Activity, App
+from antrap_gym.device.sim.storage import radios
+from antrap_gym.device.sim.storage.props import prop
 from antrap_gym.device.sim.storage.settings import (
     BRIGHTNESS_MAX,
-    RING_VOLUME_MAX,
     SCREEN_TIMEOUTS_MS,
+    STREAMS,
 )
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
@@ -22,10 +24,13 @@ if TYPE_CHECKING:
 
 PKG = "com.android.settings"
 
+#: About-phone rows read from system properties, as Settings reads them
+ABOUT_PROPS = {
+    "Model": "ro.product.model",
+    "Android version": "ro.build.version.release",
+    "Build number": "ro.build.display.id",
+}
 ABOUT = {
-    "Model": "Pixel 6",
-    "Android version": "13",
-    "Build number": "TQ3A.230805.001",
     "Baseband version": "g5123b-116954-230511-B-10112789",
     "Kernel version": "5.10.157-android13-4",
     "IP address": "10.0.2.16",
@@ -63,6 +68,14 @@ class SettingsActivity(Activity):
                on: str = "1", off: str = "0") -> None:
         checked = phone.settings.get(ns, key) == on
         ui.switch_row(title, checked, lambda: self.toggle(phone, ns, key, on, off), summary)
+
+    @staticmethod
+    def radio_switch(ui: UI, phone: Phone, title: str, is_on, set_on,
+                     summary: str | None = None) -> None:
+        """A radio's switch: shows and sets it the way the system service persists it."""
+        s = phone.settings
+        checked = bool(is_on(s))
+        ui.switch_row(title, checked, lambda: set_on(s, not checked), summary)
 
     def go(self, phone: Phone, cls: type[Activity]):
         return lambda: phone.start_activity(cls())
@@ -102,12 +115,11 @@ class NetworkActivity(SettingsActivity):
     title_text = "Network & internet"
 
     def rows(self, ui: UI, phone: Phone) -> None:
-        wifi = phone.settings.get("global", "wifi_on") == "1"
-        airplane = phone.settings.get("global", "airplane_mode_on") == "1"
-        ui.row("Internet", "AndroidWifi" if wifi and not airplane else "Off", icon="wifi",
+        s = phone.settings
+        ui.row("Internet", "AndroidWifi" if radios.wifi_on(s) else "Off", icon="wifi",
                on_click=self.go(phone, InternetActivity))
         ui.row("SIMs", "T-Mobile", icon="sim", on_click=self.go(phone, SimActivity))
-        self.switch(ui, phone, "Airplane mode", "global", "airplane_mode_on")
+        self.radio_switch(ui, phone, "Airplane mode", radios.airplane_on, radios.set_airplane)
 
 
 class InternetActivity(SettingsActivity):
@@ -115,8 +127,8 @@ class InternetActivity(SettingsActivity):
     title_text = "Internet"
 
     def rows(self, ui: UI, phone: Phone) -> None:
-        self.switch(ui, phone, "Wi-Fi", "global", "wifi_on")
-        if phone.settings.get("global", "wifi_on") != "1":
+        self.radio_switch(ui, phone, "Wi-Fi", radios.wifi_on, radios.set_wifi)
+        if not radios.wifi_on(phone.settings):
             ui.text("To see available networks, turn Wi-Fi on.", style="summary")
             return
         for i, net in enumerate(WIFI_NETWORKS):
@@ -149,7 +161,7 @@ class ConnectionPrefsActivity(SettingsActivity):
     title_text = "Connection preferences"
 
     def rows(self, ui: UI, phone: Phone) -> None:
-        on = phone.settings.get("global", "bluetooth_on") == "1"
+        on = radios.bluetooth_on(phone.settings)
         ui.row("Bluetooth", "On" if on else "Off", icon="bluetooth",
                on_click=self.go(phone, BluetoothActivity))
 
@@ -159,7 +171,7 @@ class BluetoothActivity(SettingsActivity):
     title_text = "Bluetooth"
 
     def rows(self, ui: UI, phone: Phone) -> None:
-        self.switch(ui, phone, "Use Bluetooth", "global", "bluetooth_on")
+        self.radio_switch(ui, phone, "Use Bluetooth", radios.bluetooth_on, radios.set_bluetooth)
         ui.row("Device name", phone.settings.get("global", "device_name") or "Pixel 6")
 
 
@@ -229,12 +241,11 @@ class SoundActivity(SettingsActivity):
 
     def rows(self, ui: UI, phone: Phone) -> None:
         s = phone.settings
-        for label, key, hi in (("Media volume", "volume_music", 15),
-                               ("Call volume", "volume_voice", 5),
-                               ("Ring & notification volume", "volume_ring", RING_VOLUME_MAX),
-                               ("Alarm volume", "volume_alarm", 7)):
+        for label, stream in (("Media volume", 3), ("Call volume", 0),
+                              ("Ring & notification volume", 2), ("Alarm volume", 4)):
+            _name, key, lo, hi = STREAMS[stream]
             value = s.get_int("system", key, hi // 2)
-            ui.slider(label, value, 0, hi, lambda v, k=key: s.put("system", k, str(int(v))),
+            ui.slider(label, value, lo, hi, lambda v, k=key: s.put("system", k, str(int(v))),
                       value_text=f"{value} of {hi}")
         ui.row("Do Not Disturb", "On" if s.get("global", "zen_mode") == "1" else "Off",
                on_click=self.go(phone, DndActivity))
@@ -388,6 +399,8 @@ class AboutActivity(SettingsActivity):
         name = phone.settings.get("global", "device_name") or "Pixel 6"
         ui.row("Device name", name, on_click=lambda: self._rename(phone),
                rid="com.android.settings:id/device_name")
+        for key, name in ABOUT_PROPS.items():
+            ui.row(key, prop(phone, name))
         for key, value in ABOUT.items():
             ui.row(key, value)
 

@@ -11,34 +11,17 @@ import time
 
 from antrap_gym.device.sim.phone import keycode_of
 from antrap_gym.device.sim.shell.interpreter import Output, Shell, command
+from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.storage.content import ContentError, format_rows, parse_bind
-from antrap_gym.device.sim.storage.settings import NAMESPACES
+from antrap_gym.device.sim.storage.props import DEFAULT_PROPS
+from antrap_gym.device.sim.storage.settings import NAMESPACES, STREAMS
 from antrap_gym.device.sim.wm import LAUNCHER
 
 ADB_KEYBOARD = "com.android.adbkeyboard/.AdbIME"
 GBOARD = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
 
-PROPS = {
-    "ro.product.model": "Pixel 6",
-    "ro.product.manufacturer": "Google",
-    "ro.product.brand": "google",
-    "ro.product.name": "oriole",
-    "ro.product.device": "oriole",
-    "ro.build.version.release": "13",
-    "ro.build.version.sdk": "33",
-    "ro.build.id": "TQ3A.230805.001",
-    "ro.build.display.id": "TQ3A.230805.001",
-    "ro.build.type": "user",
-    "ro.build.fingerprint": "google/oriole/oriole:13/TQ3A.230805.001/10316531:user/release-keys",
-    "ro.product.cpu.abi": "arm64-v8a",
-    "ro.serialno": "SIMPHONE0001",
-    "ro.sf.lcd_density": "420",
-    "persist.sys.timezone": "UTC",
-    "persist.sys.locale": "en-US",
-    "sys.boot_completed": "1",
-    "ro.kernel.qemu": "0",
-    "ro.antrap.simulated": "1",
-}
+#: the defaults `getprop` reports (a phone's `prop_overrides` win)
+PROPS = DEFAULT_PROPS
 
 _S = "com.android.settings"
 INTENT_ACTIONS = {
@@ -614,38 +597,151 @@ def sleep(sh: Shell, args: list[str], stdin: bytes) -> Output:
     return b"", "", 0
 
 
-def _svc_toggle(sh: Shell, key: str, on: bool) -> None:
-    sh.phone.settings.put("global", key, "1" if on else "0")
+SVC_USAGE = ("Available commands:\n    wifi [enable|disable]\n    data [enable|disable]\n"
+             "    bluetooth [enable|disable]\n")
 
 
 @command("svc")
 def svc(sh: Shell, args: list[str], stdin: bytes) -> Output:
-    keys = {"wifi": "wifi_on", "data": "mobile_data", "bluetooth": "bluetooth_on"}
-    if len(args) == 2 and args[0] in keys and args[1] in ("enable", "disable"):
-        _svc_toggle(sh, keys[args[0]], args[1] == "enable")
+    """`svc wifi|bluetooth|data enable|disable`: radios, persisted as a phone persists them."""
+    st = sh.phone.settings
+    if len(args) == 2 and args[1] in ("enable", "disable"):
+        on = args[1] == "enable"
+        if args[0] == "wifi":
+            radios.set_wifi(st, on)
+            return b"", "", 0
+        if args[0] == "bluetooth":
+            radios.set_bluetooth(st, on)
+            return b"", "", 0
+        if args[0] == "data":
+            st.put("global", "mobile_data", "1" if on else "0")
+            return b"", "", 0
+    if len(args) == 1 and args[0] in ("wifi", "bluetooth", "data"):
+        return (f"Control the {args[0]} manager\n\nusage: svc {args[0]} [enable|disable]\n"
+                ).encode(), "", 0
+    return SVC_USAGE.encode(), "", (0 if not args or args[0] == "help" else 1)
+
+
+def _cmd_uimode(st, args: list[str]) -> Output:
+    modes = {"yes": "2", "no": "1", "auto": "0"}
+    if args[:1] != ["night"] or len(args) > 2:
+        return b"", "Error: unknown command; try: night [yes|no|auto]\n", 255
+    if len(args) == 1:
+        cur = st.get("secure", "ui_night_mode")
+        name = next((k for k, v in modes.items() if v == cur), "no")
+        return f"Night mode: {name}\n".encode(), "", 0
+    if args[1] not in modes:
+        return b"", "Error: mode must be 'yes', 'no', or 'auto'\n", 255
+    st.put("secure", "ui_night_mode", modes[args[1]])
+    return f"Night mode: {args[1]}\n".encode(), "", 0
+
+
+def _cmd_connectivity(st, args: list[str]) -> Output:
+    if args[:1] != ["airplane-mode"] or len(args) > 2:
+        return b"", "Unknown command; try: airplane-mode [enable|disable]\n", 255
+    if len(args) == 1:
+        return ("enabled\n" if radios.airplane_on(st) else "disabled\n").encode(), "", 0
+    if args[1] not in ("enable", "disable"):
+        return b"", f"Unsupported argument: {args[1]}\n", 255
+    radios.set_airplane(st, args[1] == "enable")
+    return b"", "", 0
+
+
+def _cmd_wifi(st, args: list[str]) -> Output:
+    if args[:1] == ["set-wifi-enabled"] and len(args) == 2 and args[1] in ("enabled", "disabled"):
+        radios.set_wifi(st, args[1] == "enabled")
         return b"", "", 0
-    return b"", "usage: svc [wifi|data|bluetooth] [enable|disable]\n", 1
+    if args == ["status"]:
+        return (f"Wifi is {'enabled' if radios.wifi_on(st) else 'disabled'}\n").encode(), "", 0
+    return b"", "Usage: cmd wifi set-wifi-enabled enabled|disabled | status\n", 255
+
+
+def _cmd_bluetooth(st, args: list[str]) -> Output:
+    if len(args) == 1 and args[0] in ("enable", "disable"):
+        radios.set_bluetooth(st, args[0] == "enable")
+        return b"", "", 0
+    return b"", "Usage: cmd bluetooth_manager enable|disable\n", 255
+
+
+def _cmd_location(st, args: list[str]) -> Output:
+    if args[:1] == ["set-location-enabled"] and len(args) == 2 and args[1] in ("true", "false"):
+        st.put("secure", "location_mode", "3" if args[1] == "true" else "0")
+        return b"", "", 0
+    if args == ["is-location-enabled"]:
+        on = st.get("secure", "location_mode") not in (None, "0")
+        return ("true\n" if on else "false\n").encode(), "", 0
+    return b"", "Usage: cmd location set-location-enabled true|false | is-location-enabled\n", 255
+
+
+def _cmd_power(st, args: list[str]) -> Output:
+    if args[:1] == ["set-mode"] and len(args) == 2 and args[1] in ("0", "1"):
+        st.put("global", "low_power", args[1])
+        return b"", "", 0
+    return b"", "Usage: cmd power set-mode 0|1\n", 255
+
+
+def _cmd_media_session(st, args: list[str]) -> Output:
+    """`cmd media_session volume [--show] --stream N (--get | --set V | --adj raise|lower|same)`."""
+    usage = ("usage: cmd media_session volume [options]\n  --stream STREAM\n  --set INDEX\n"
+             "  --adj DIRECTION (raise|lower|same)\n  --get\n  --show\n")
+    if args[:1] != ["volume"]:
+        return b"", usage, 255
+    stream, value, adj, get = 3, None, None, False
+    rest = args[1:]
+    try:
+        while rest:
+            a = rest.pop(0)
+            if a == "--stream":
+                stream = int(rest.pop(0))
+            elif a == "--set":
+                value = int(rest.pop(0))
+            elif a == "--adj":
+                adj = rest.pop(0)
+            elif a == "--get":
+                get = True
+            elif a != "--show":
+                return b"", f"Error: unknown option {a}\n" + usage, 255
+    except (IndexError, ValueError):
+        return b"", usage, 255
+    if stream not in STREAMS or adj not in (None, "raise", "lower", "same"):
+        return b"", f"Error: unsupported stream or direction\n{usage}", 255
+    _name, key, lo, hi = STREAMS[stream]
+    cur = st.get_int("system", key, lo)
+    out = ""
+    if get:
+        out = f"volume is {cur} in range [{lo}..{hi}]\n"
+    elif value is not None:
+        if not lo <= value <= hi:
+            return b"", f"Error: volume {value} out of range [{lo}..{hi}]\n", 255
+        st.put("system", key, str(value))
+        out = f"will set volume to index={value}\n"
+    elif adj is not None:
+        cur = min(hi, max(lo, cur + {"raise": 1, "lower": -1, "same": 0}[adj]))
+        st.put("system", key, str(cur))
+        out = "will adjust volume\n"
+    return out.encode(), "", 0
+
+
+CMD_SERVICES = {
+    "uimode": _cmd_uimode, "connectivity": _cmd_connectivity, "wifi": _cmd_wifi,
+    "bluetooth_manager": _cmd_bluetooth, "location": _cmd_location, "power": _cmd_power,
+    "media_session": _cmd_media_session,
+}
 
 
 @command("cmd")
 def cmd(sh: Shell, args: list[str], stdin: bytes) -> Output:
-    st = sh.phone.settings
-    if args[:2] == ["uimode", "night"] and len(args) == 3:
-        mode = {"yes": "2", "no": "1", "auto": "0"}.get(args[2])
-        if mode is None:
-            return b"", "Error: mode must be 'yes', 'no', or 'auto'\n", 1
-        st.put("secure", "ui_night_mode", mode)
-        return f"Night mode: {args[2]}\n".encode(), "", 0
-    if args[:2] == ["wifi", "set-wifi-enabled"] and len(args) == 3:
-        _svc_toggle(sh, "wifi_on", args[2] == "enabled")
-        return b"", "", 0
-    if args[:1] == ["bluetooth_manager"] and len(args) == 2 and args[1] in ("enable", "disable"):
-        _svc_toggle(sh, "bluetooth_on", args[1] == "enable")
-        return b"", "", 0
-    if args[:1] == ["connectivity"] and args[1:2] == ["airplane-mode"] and len(args) == 3:
-        st.put("global", "airplane_mode_on", "1" if args[2] == "enable" else "0")
-        return b"", "", 0
-    return b"", f"Can't find service: {args[0] if args else ''}\n", 20
+    """`cmd SERVICE ...` for the services that change what Settings shows, each writing
+    the settings key the real service persists."""
+    if not args:
+        return b"", "cmd: No service specified; use -l to list all services\n", 255
+    if args[0] == "-l":
+        return ("Currently running services:\n" + "".join(f"  {s}\n" for s in sorted(CMD_SERVICES))
+                ).encode(), "", 0
+    fn = CMD_SERVICES.get(args[0])
+    if fn is None:
+        return b"", f"Can't find service: {args[0]}\n", 20
+    return fn(sh.phone.settings, args[1:])
 
 
 @command("ime")

@@ -42,15 +42,17 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "screen_brightness": "102",  # 0..255
         "screen_brightness_mode": "0",  # 0 manual, 1 adaptive
         "screen_off_timeout": "30000",  # ms
-        "volume_ring": "5",  # 0..7
-        "volume_music": "5",
-        "volume_alarm": "6",
-        "volume_notification": "5",
+        # AudioService persists each stream's volume per output device, as
+        # volume_<stream>_<device>: the phone's own speaker (earpiece for calls)
+        "volume_ring_speaker": "5",  # 0..7
+        "volume_music_speaker": "5",  # 0..15
+        "volume_alarm_speaker": "6",  # 1..7
+        "volume_notification_speaker": "5",  # 0..7
         "accelerometer_rotation": "1",
         "font_scale": "1.0",
         "haptic_feedback_enabled": "1",
         "time_12_24": "12",
-        "volume_voice": "4",
+        "volume_voice_earpiece": "4",  # 1..5
         "status_bar_show_battery_percent": "0",
         "vibrate_when_ringing": "1",
         "sound_effects_enabled": "1",
@@ -60,6 +62,15 @@ DEFAULTS: dict[str, dict[str, str]] = {
 
 #: legal ranges the Settings UI offers (used by the app and by tasks)
 RING_VOLUME_MAX = 7
+#: audio streams by AudioManager id: (name, settings key, min, max)
+STREAMS: dict[int, tuple[str, str, int, int]] = {
+    0: ("STREAM_VOICE_CALL", "volume_voice_earpiece", 1, 5),
+    2: ("STREAM_RING", "volume_ring_speaker", 0, RING_VOLUME_MAX),
+    3: ("STREAM_MUSIC", "volume_music_speaker", 0, 15),
+    4: ("STREAM_ALARM", "volume_alarm_speaker", 1, 7),
+    5: ("STREAM_NOTIFICATION", "volume_notification_speaker", 0, 7),
+}
+STREAM_RING, STREAM_MUSIC = 2, 3
 BRIGHTNESS_MAX = 255
 SCREEN_TIMEOUTS_MS = {
     "15 seconds": 15000,
