@@ -115,7 +115,8 @@ def test_episode_grpo_runs_whole_episodes_per_group(warm, tmp_path):
     from training.grpo import run_grpo
 
     cfg = _grpo_cfg(warm, **{"grpo.granularity": "episode", "grpo.steps": 2, "grpo.max_turns": 4,
-                             "grpo.per_step_reward": -0.05, "train.save_steps": 2})
+                             "grpo.per_step_reward": -0.05, "train.save_steps": 2,
+                             "grpo.rollout": "async", "grpo.num_envs": 2})
     final = run_grpo(cfg, tmp_path / "run", resume=False)
     eps = [r for r in read_metrics(tmp_path / "run") if r.get("event") == "episodes"]
     assert len(eps) == 2 and all(e["episodes"] == 4 and 1 <= e["mean_turns"] <= 4 for e in eps)
@@ -152,9 +153,20 @@ def test_episode_rollout_token_layout(warm):
             assert "<|im_start|>assistant" in text
         assert replies
     assert all(t <= 3 for t in out["episode_turns"])
-    envs = rollout.envs[:2]
-    assert envs[0].unwrapped.task.params == envs[1].unwrapped.task.params
+    first, second = rollout.last
+    assert first["task"] == second["task"] == "SettingsWifiToggle"
+    assert first["params"] == second["params"] and first["params"]
     rollout.close()
+    # the same episodes, token for token, with the environments in async vector env workers
+    cfg.grpo.rollout = "async"
+    remote = EpisodeRollout(cfg, policy)
+    try:
+        again = remote([[{"role": "user", "content": spec}]] * 2, None)
+        assert remote.pool.workers >= 2 and remote.pool.calls > 1
+    finally:
+        remote.close()
+    for key in ("prompt_ids", "completion_ids", "env_mask", "episode_reward", "episode_turns"):
+        assert again[key] == out[key], key
 
 
 def test_step_grpo_on_a_vlm_reads_screenshots(tmp_path):

@@ -171,8 +171,12 @@ class GRPOSection:
     discount: float = 1.0  # episode granularity: per-step discount of the return
     per_step_reward: float = 0.0  # episode granularity: reward (cost if < 0) per step taken
     max_turns: int | None = None  # episode granularity: null = the task's budget
+    #: where rollout environments live: this process, Gymnasium async vector env
+    #: processes (one per environment), or Ray actors (`ray_address`: a cluster; null = local)
     rollout: Literal["sync", "async", "ray"] = "sync"
-    num_envs: int = 4
+    num_envs: int = 4  # environments played together (one batched generate per turn)
+    rollout_workers: int | None = None  # ray: actors sharing the environments (null = one each)
+    ray_address: str | None = None
     use_vllm: bool = False  # colocated vLLM generation (GPU, when vllm is installed)
     vllm_mode: Literal["colocate", "server"] = "colocate"
     vllm_gpu_memory_utilization: float = 0.3

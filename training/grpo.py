@@ -196,15 +196,11 @@ def run_grpo(config: TrainConfig, out: str | Path | None = None, resume: bool | 
 
 def build_parts(config: TrainConfig, model, proc) -> dict[str, Any]:
     """Dataset, reward functions (and rollout function) for the configured granularity."""
-    from training.config import ConfigError
     from training.live_policy import BatchedPolicy
 
     policy_cfg = config.policy_config()
     tok = getattr(proc, "tokenizer", proc)
     g = config.grpo
-    if g.rollout != "sync":
-        raise ConfigError(f"grpo.rollout {g.rollout!r} is not available yet: rollouts run in-process "
-                          "(sync), batched over grpo.num_envs environments")
     vlm = proc is not tok
     live = BatchedPolicy(model, tok, policy_cfg, max_new_tokens=g.max_completion_length,
                          temperature=g.temperature, processor=proc if vlm else None)
@@ -221,7 +217,8 @@ def build_parts(config: TrainConfig, model, proc) -> dict[str, Any]:
     rewarder = StepRewarder(policy_cfg, max_steps=config.env.max_steps)
     gatherer = StateGatherer(tasks=config.tasks(), variants=config.variant_seeds(), stack=config.trap_stack(),
                              policy=policy_cfg, obs_mode=config.obs_mode(), max_steps=config.env.max_steps,
-                             num_envs=g.num_envs)
+                             num_envs=g.num_envs, rollout=g.rollout, workers=g.rollout_workers,
+                             ray_address=g.ray_address)
     stream = LiveStates(config, gatherer, rewarder, policy=live if g.oracle_share < 1 else None)
 
     def bind(trainer, cb) -> None:

@@ -4,8 +4,10 @@
 holds one small JSON prompt per group naming the task variant and trap seed;
 TRL hands each such prompt over `num_generations` times, and every copy is
 played in its own environment with the SAME trap seed (the group differs only
-in the policy's samples). All live environments are advanced together with one
-batched `generate` per turn.
+in the policy's samples). All live environments are advanced together: one
+batched `generate` per turn on the driver, one batched step per turn on the
+rollout workers (`grpo.rollout`: in-process, Gymnasium async vector env
+processes, or Ray actors; see `training.workers`).
 
 Each episode is one multi-turn conversation: the first turn is the policy's
 usual prompt (system + user); every later turn is a user message with the
@@ -26,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from antrap_gym.agents.policy import PolicySession
+from training.workers import RolloutPool, Transition
 
 SENTINEL = "\u2063ANTRAP\u2063"
 
@@ -40,13 +43,17 @@ class EpisodeRollout:
         self.config = config
         self.policy = policy
         self.tok = policy.tokenizer
-        self.envs: list[Any] = []
+        g = config.grpo
+        kw = config.env_kwargs()
+        self.pool = RolloutPool(kw, slots=max(g.num_envs, generation_batch(config)), backend=g.rollout,
+                                workers=g.rollout_workers, ray_address=g.ray_address)
+        #: (task, params, turns, success) of the last call's episodes, in prompt order
+        self.last: list[dict[str, Any]] = []
         self.trainer = None
         self.log = None
         self.episodes = 0
         self.successes = 0
         self._specs_yielded = 0
-        g = config.grpo
         self.max_turns = g.max_turns
         self.max_context = int(g.extra.get("max_context_tokens", 6144)) if isinstance(g.extra, dict) else 6144
 
@@ -80,47 +87,28 @@ class EpisodeRollout:
             text = text[len("<|im_end|>"):]  # the reply already ended with it
         return self.tok(text, add_special_tokens=False)["input_ids"]
 
-    def _env(self, i: int):
-        from antrap_gym.env.registration import make_env
-
-        while len(self.envs) <= i:
-            self.envs.append(make_env(traps=self.config.trap_stack() or None, **self._env_kwargs()))
-        return self.envs[i]
-
-    def _env_kwargs(self) -> dict[str, Any]:
-        kw = self.config.env_kwargs()
-        kw.pop("traps", None)
-        return kw
-
     def __call__(self, prompts: list, trainer=None) -> dict[str, list]:
         specs = [json.loads(p[-1]["content"] if isinstance(p, list) else p) for p in prompts]
         step = int(trainer.state.global_step) if trainer is not None else 0
+        first = self.pool.reset({i: (spec["variant"], {"task": spec["task"], "trap_seed": spec["trap_seed"]})
+                                 for i, spec in enumerate(specs)})
         eps = []
-        for i, spec in enumerate(specs):
-            env = self._env(i)
-            obs, _ = env.reset(seed=spec["variant"],
-                               options={"task": spec["task"], "trap_seed": spec["trap_seed"]})
-            session = PolicySession(obs.get("goal") or "", env.unwrapped.screen_size, self.policy.config,
-                                    lenient=True)
-            eps.append({"env": env, "obs": obs, "session": session, "done": False, "turns": 0,
-                        "success": 0.0, "prompt": None, "completion": [], "logprobs": [], "mask": [],
-                        "history": [], "last_ended": True})
+        for i in range(len(specs)):
+            t = first[i]
+            eps.append({"slot": i, "t": t, "done": False, "turns": 0, "success": 0.0,
+                        "params": t.info.get("params"), "task": specs[i]["task"],
+                        "session": PolicySession(t.obs.get("goal") or "", t.screen_size, self.policy.config,
+                                                 lenient=True),
+                        "prompt": None, "completion": [], "logprobs": [], "mask": [], "history": [],
+                        "last_ended": True})
         turn = 0
         while True:
-            need = []
-            for ep in eps:
-                while not ep["done"]:  # queued actions (answer, then finish) need no generation
-                    ep["session"].observe(ep["obs"])
-                    queued = ep["session"].next_pending()
-                    if queued is None:
-                        need.append(ep)
-                        break
-                    self._step(ep, queued)
+            need = self._run_queued(eps)
             if not need:
                 break
             contexts = []
             for ep in need:
-                msgs = ep["session"].hf_messages(ep["obs"], text_only=True)
+                msgs = ep["session"].hf_messages(ep["t"].obs, text_only=True)
                 if ep["prompt"] is None:
                     ep["prompt"] = self.policy.encode(msgs)
                     ep["history"] = list(msgs)
@@ -134,27 +122,54 @@ class EpisodeRollout:
                 contexts.append(ep["prompt"] + ep["completion"])
             seed = (self.config.train.seed * 1_000_003 + step * 1009 + turn) & 0x7FFFFFFF
             gens = self.policy.generate_ids(contexts, seed=seed)
+            actions = {}
             for ep, gen in zip(need, gens):
                 ep["completion"] += gen.completion_ids
                 ep["logprobs"] += gen.logprobs
                 ep["mask"] += [1] * len(gen.completion_ids)
                 ep["last_ended"] = bool(gen.completion_ids) and gen.completion_ids[-1] in self.policy.eos
                 ep["history"].append({"role": "assistant", "content": gen.text})
-                action = ep["session"].decode(gen.text).action
-                self._step(ep, action)
+                actions[ep["slot"]] = ep["session"].decode(gen.text).action
+            self._step(eps, actions)
+            for ep in need:
                 ctx = len(ep["prompt"]) + len(ep["completion"])
                 if not ep["done"] and (ctx >= self.max_context
                                        or (self.max_turns is not None and ep["turns"] >= self.max_turns)):
                     ep["done"] = True  # out of context or turns: ends unsolved
             turn += 1
+        self.last = [{"task": ep["task"], "params": ep["params"], "turns": ep["turns"],
+                      "success": ep["success"]} for ep in eps]
         return self._result(eps, step)
 
-    def _step(self, ep: dict[str, Any], action: dict[str, Any]) -> None:
-        ep["obs"], reward, term, trunc, info = ep["env"].step(action)
-        ep["turns"] += 1
-        if term or trunc:
-            ep["done"] = True
-            ep["success"] = float(info.get("success", reward))
+    def _run_queued(self, eps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Execute queued actions (an answer, then finishing) that need no generation,
+        in batched steps; returns the live episodes that wait on the policy."""
+        while True:
+            need, queued = [], {}
+            for ep in eps:
+                if ep["done"]:
+                    continue
+                ep["session"].observe(ep["t"].obs)
+                action = ep["session"].next_pending()
+                if action is None:
+                    need.append(ep)
+                else:
+                    queued[ep["slot"]] = action
+            if not queued:
+                return need
+            self._step(eps, queued)
+
+    def _step(self, eps: list[dict[str, Any]], actions: dict[int, Any]) -> None:
+        stepped: dict[int, Transition] = self.pool.step(actions)
+        for ep in eps:
+            t = stepped.get(ep["slot"])
+            if t is None:
+                continue
+            ep["t"] = t
+            ep["turns"] += 1
+            if t.done:
+                ep["done"] = True
+                ep["success"] = float(t.info.get("success", t.reward))
 
     def _result(self, eps: list[dict[str, Any]], step: int) -> dict[str, list]:
         g = self.config.grpo
@@ -193,9 +208,16 @@ class EpisodeRollout:
                 (self.successes / self.episodes) if self.episodes else None}
 
     def close(self) -> None:
-        for env in self.envs:
-            env.close()
-        self.envs.clear()
+        self.pool.close()
 
 
-__all__ = ["EpisodeRollout"]
+def generation_batch(config) -> int:
+    """Completions in one TRL generation batch: how many episodes one rollout call plays."""
+    g = config.grpo
+    extra = g.extra if isinstance(g.extra, dict) else {}
+    if extra.get("generation_batch_size"):
+        return int(extra["generation_batch_size"])
+    return g.batch_size * int(extra.get("steps_per_generation") or g.grad_accum)
+
+
+__all__ = ["EpisodeRollout", "generation_batch"]

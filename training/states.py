@@ -24,6 +24,7 @@ from antrap_gym.agents.policy import PolicyConfig, PolicySession, format_complet
 from antrap_gym.env.state import capture
 from antrap_gym.traps.solvability import Prover
 from training.rewards import TrainState
+from training.workers import RolloutPool
 
 #: state ids are unique within a process (the rewarder keys states and outcomes by them)
 _SERIAL = itertools.count()
@@ -65,14 +66,54 @@ def _trapped_steps(events: list[dict[str, Any]]) -> set[int]:
     return out
 
 
+@dataclass
+class OracleRun:
+    """One oracle episode, played where its environment lives."""
+
+    pending: list[_Pending]
+    events: list[dict[str, Any]]
+    space: Any  # the episode's CoordSpace
+
+
+def play_oracle(env, prover: Prover, task: str, variant: int, trap_seed: int,
+                policy: PolicyConfig) -> OracleRun:
+    """The oracle plays one episode; every decision point is captured with the prompt
+    shown there and the oracle's distance to success. Runs on a rollout worker."""
+    from antrap_gym.agents.oracle import OracleAgent
+
+    obs, info = env.reset(seed=variant, options={"task": task, "trap_seed": trap_seed})
+    oracle = OracleAgent()
+    oracle.reset(env, obs, info, seed=variant)
+    session = PolicySession(obs.get("goal") or "", env.unwrapped.screen_size, policy, lenient=False)
+    pending: list[_Pending] = []
+    done = False
+    while not done:
+        session.observe(obs)
+        prompt, image = _prompt(session, obs, policy)
+        pending.append(_Pending(env.unwrapped.step_count + 1, capture(env), prompt, image,
+                                prover.distance(env.unwrapped)))
+        action = oracle.act(obs, info)
+        reply = format_completion(action, "", space=session.space, config=policy,
+                                  elements=obs.get("ui_elements") or "")
+        obs, _, term, trunc, info = env.step(session.decode(reply).action)
+        done = term or trunc
+    return OracleRun(pending, list(env.unwrapped.trap_events), session.space)
+
+
 class StateGatherer:
-    """Runs episodes under one trap stack and returns captured decision points."""
+    """Runs episodes under one trap stack and returns captured decision points.
+
+    The `num_envs` environments live in a `RolloutPool` (`rollout`: sync | async |
+    ray): oracle episodes run one per environment in parallel on the workers, and
+    the policy's episodes advance all environments together — one batched
+    `generate` per turn on the driver, one batched step (with the capture and the
+    oracle's distance done worker-side) per turn on the workers.
+    """
 
     def __init__(self, *, tasks: Sequence[str], variants: Sequence[int], stack: list[dict[str, Any]],
                  policy: PolicyConfig, obs_mode: str = "text", max_steps: int | None = None,
-                 num_envs: int = 4, trapped_weight: float = 4.0) -> None:
-        from antrap_gym.env.registration import make_env
-
+                 num_envs: int = 4, trapped_weight: float = 4.0, rollout: str = "sync",
+                 workers: int | None = None, ray_address: str | None = None) -> None:
         self.tasks = list(tasks)
         self.variants = list(variants)
         self.stack = list(stack)
@@ -80,11 +121,11 @@ class StateGatherer:
         self.obs_mode = obs_mode
         self.max_steps = max_steps
         self.trapped_weight = trapped_weight
-        kw: dict[str, Any] = {"obs_mode": obs_mode}
+        self.num_envs = max(1, num_envs)
+        kw: dict[str, Any] = {"obs_mode": obs_mode, "traps": self.stack or None}
         if max_steps is not None:
             kw["max_steps"] = max_steps
-        self.envs = [make_env(traps=stack or None, **kw) for _ in range(max(1, num_envs))]
-        self.prover = Prover()
+        self.pool = RolloutPool(kw, self.num_envs, backend=rollout, workers=workers, ray_address=ray_address)
         self.episodes = 0
         self._stack_key = json.dumps(self.stack, sort_keys=True, default=str)
 
@@ -94,9 +135,9 @@ class StateGatherer:
         variant = self.variants[int(rng.integers(len(self.variants)))]
         return task, variant, int(rng.integers(2**31))
 
-    def _finish(self, env, pending: list[_Pending], task: str, variant: int, trap_seed: int,
-                source: str, space) -> list[TrainState]:
-        trapped = _trapped_steps(env.unwrapped.trap_events)
+    def _finish(self, events: list[dict[str, Any]], pending: list[_Pending], task: str, variant: int,
+                trap_seed: int, source: str, space) -> list[TrainState]:
+        trapped = _trapped_steps(events)
         out = []
         for p in pending:
             if p.distance is None:
@@ -109,60 +150,41 @@ class StateGatherer:
         self.episodes += 1
         return out
 
-    def _capture(self, env, session, obs, step) -> _Pending:
-        prompt, image = _prompt(session, obs, self.policy)
-        return _Pending(step, capture(env), prompt, image, self.prover.distance(env.unwrapped))
-
     def oracle_states(self, rng: np.random.Generator) -> list[TrainState]:
-        """One oracle episode on a random task variant and trap seed."""
-        from antrap_gym.agents.oracle import OracleAgent
-
-        env = self.envs[0]
-        task, variant, trap_seed = self._pick(rng)
-        obs, info = env.reset(seed=variant, options={"task": task, "trap_seed": trap_seed})
-        oracle = OracleAgent()
-        oracle.reset(env, obs, info, seed=variant)
-        session = PolicySession(obs.get("goal") or "", env.unwrapped.screen_size, self.policy, lenient=False)
-        pending: list[_Pending] = []
-        done = False
-        while not done:
-            session.observe(obs)
-            pending.append(self._capture(env, session, obs, env.unwrapped.step_count + 1))
-            action = oracle.act(obs, info)
-            reply = format_completion(action, "", space=session.space, config=self.policy,
-                                      elements=obs.get("ui_elements") or "")
-            decision = session.decode(reply)
-            obs, _, term, trunc, info = env.step(decision.action)
-            done = term or trunc
-        return self._finish(env, pending, task, variant, trap_seed, "oracle", session.space)
+        """One oracle episode per environment, each on a random task variant and trap seed."""
+        picks = {slot: self._pick(rng) for slot in range(self.num_envs)}
+        runs = self.pool.apply(play_oracle, {s: (*pick, self.policy) for s, pick in picks.items()})
+        out: list[TrainState] = []
+        for slot, (task, variant, trap_seed) in picks.items():
+            run = runs[slot]
+            out += self._finish(run.events, run.pending, task, variant, trap_seed, "oracle", run.space)
+        return out
 
     def policy_states(self, policy, rng: np.random.Generator, seed: int) -> list[TrainState]:
-        """One episode per env, driven by `policy` (a `BatchedPolicy`) with batched generation."""
-        runs = []
-        for env in self.envs:
-            task, variant, trap_seed = self._pick(rng)
-            obs, info = env.reset(seed=variant, options={"task": task, "trap_seed": trap_seed})
-            session = policy.session(obs.get("goal") or "", env.unwrapped.screen_size)
-            runs.append({"env": env, "obs": obs, "session": session, "pending": [], "done": False,
-                         "task": task, "variant": variant, "trap_seed": trap_seed})
+        """One episode per environment, driven by `policy` (a `BatchedPolicy`)."""
+        picks = {slot: self._pick(rng) for slot in range(self.num_envs)}
+        first = self.pool.reset({s: (variant, {"task": task, "trap_seed": trap_seed})
+                                 for s, (task, variant, trap_seed) in picks.items()}, want_state=True)
+        runs = {s: {"t": t, "session": policy.session(t.obs.get("goal") or "", t.screen_size),
+                    "pending": [], "events": []} for s, t in first.items()}
         turn = 0
-        while True:
-            live = [r for r in runs if not r["done"]]
-            if not live:
-                break
-            for r in live:  # capture before the policy acts (observe is done by act_batch)
-                r["session"].observe(r["obs"])
-                r["pending"].append(self._capture(r["env"], r["session"], r["obs"],
-                                                  r["env"].unwrapped.step_count + 1))
-            acts = policy.act_batch([r["session"] for r in live], [r["obs"] for r in live],
+        while live := [s for s, r in runs.items() if not r["t"].done]:
+            for s in live:  # capture before the policy acts (observe is done by act_batch)
+                r = runs[s]
+                r["session"].observe(r["t"].obs)
+                prompt, image = _prompt(r["session"], r["t"].obs, self.policy)
+                r["pending"].append(_Pending(r["t"].step_count + 1, r["t"].state, prompt, image,
+                                             r["t"].distance))
+            acts = policy.act_batch([runs[s]["session"] for s in live], [runs[s]["t"].obs for s in live],
                                     seed=seed * 1000 + turn, observed=True)
-            for r, (action, _gen) in zip(live, acts):
-                r["obs"], _, term, trunc, _ = r["env"].step(action)
-                r["done"] = term or trunc
+            stepped = self.pool.step({s: action for s, (action, _gen) in zip(live, acts)}, want_state=True)
+            for s, t in stepped.items():
+                runs[s]["t"] = t
             turn += 1
         out = []
-        for r in runs:
-            out += self._finish(r["env"], r["pending"], r["task"], r["variant"], r["trap_seed"], "policy",
+        for s, (task, variant, trap_seed) in picks.items():
+            r = runs[s]
+            out += self._finish(r["t"].events, r["pending"], task, variant, trap_seed, "policy",
                                 r["session"].space)
         return out
 
@@ -197,8 +219,7 @@ class StateGatherer:
         return [pool[i] for i in idx]
 
     def close(self) -> None:
-        for env in self.envs:
-            env.close()
+        self.pool.close()
 
 
 __all__ = ["StateGatherer"]
