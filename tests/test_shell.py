@@ -182,3 +182,104 @@ def test_sqlite3_on_the_contacts_database(dev):
     bad = dev.shell(f"sqlite3 {db} 'SELEC nonsense'")
     assert bad.exit_code != 0 and "syntax error" in bad.stderr
     assert dev.shell("sqlite3 /data/nope.db 'SELECT 1'").exit_code != 0
+
+
+def test_head_and_tail_by_lines_and_bytes(dev):
+    dev.shell("printf 'one\\ntwo\\nthree\\nfour' > /sdcard/a.txt")  # no final newline
+    f = "/sdcard/a.txt"
+    assert dev.shell(f"head -c 5 {f}").stdout == "one\nt"
+    assert dev.shell(f"head -c5 {f}").stdout == "one\nt"
+    assert dev.shell(f"head --bytes=2 {f}").stdout == "on"
+    assert dev.shell(f"tail -c 4 {f}").stdout == "four"
+    assert dev.shell(f"tail -c +5 {f}").stdout == "two\nthree\nfour"  # from byte 5
+    assert dev.shell(f"tail -c 0 {f}").stdout == ""
+    assert dev.shell(f"head -c 1000 {f}").stdout == "one\ntwo\nthree\nfour"
+    assert dev.shell(f"cat {f} | head -c 3").stdout == "one"
+    assert dev.shell(f"head -n 2 {f}").stdout == "one\ntwo\n"
+    assert dev.shell(f"head -3 {f}").stdout == "one\ntwo\nthree\n"
+    assert dev.shell(f"tail -n 2 {f}").stdout == "three\nfour"  # the missing newline stays missing
+    assert dev.shell(f"tail -n +3 {f}").stdout == "three\nfour"
+    assert dev.shell(f"head {f}").stdout == "one\ntwo\nthree\nfour"
+    two = dev.shell(f"head -n 1 {f} {f}").stdout
+    assert two == f"==> {f} <==\none\n\n==> {f} <==\none\n"
+    assert dev.shell(f"head -q -n 1 {f} {f}").stdout == "one\none\n"
+
+
+def test_head_and_tail_bytes_are_exact_on_binary_data(dev):
+    dev.shell("screencap -p /sdcard/s.png")
+    png = dev.phone.fs.read("/sdcard/s.png")
+    out = dev.shell("head -c 8 /sdcard/s.png")
+    assert out.stdout_bytes == png[:8] and png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert dev.shell("tail -c 12 /sdcard/s.png").stdout_bytes == png[-12:]  # IEND chunk
+
+
+@pytest.mark.parametrize("cmd, message", [
+    ("head -c x /sdcard/a.txt", "not integer"),
+    ("tail -c", "requires an argument"),
+    ("head -z /sdcard/a.txt", "Unknown option"),
+    ("head /sdcard/nope", "No such file or directory"),
+])
+def test_head_and_tail_errors(dev, cmd, message):
+    dev.shell("echo hi > /sdcard/a.txt")
+    res = dev.shell(cmd)
+    assert res.exit_code == 1 and message in res.stderr
+
+
+def test_radio_commands_persist_as_android_does(dev):
+    def get(key):
+        return dev.shell(f"settings get global {key}").stdout.strip()
+
+    assert dev.shell("svc wifi disable").exit_code == 0 and get("wifi_on") == "0"
+    assert dev.shell("svc wifi enable").exit_code == 0 and get("wifi_on") == "1"
+    assert dev.shell("svc bluetooth enable").exit_code == 0 and get("bluetooth_on") == "1"
+    # airplane mode takes both radios down and remembers that they were on
+    assert dev.shell("cmd connectivity airplane-mode enable").exit_code == 0
+    assert (get("airplane_mode_on"), get("wifi_on"), get("bluetooth_on")) == ("1", "3", "2")
+    assert dev.shell("cmd connectivity airplane-mode").stdout == "enabled\n"
+    dev.shell("cmd connectivity airplane-mode disable")
+    assert (get("airplane_mode_on"), get("wifi_on"), get("bluetooth_on")) == ("0", "1", "1")
+    # Wi-Fi turned back on inside airplane mode is the override value, 2
+    dev.shell("cmd connectivity airplane-mode enable")
+    dev.shell("svc wifi enable")
+    assert get("wifi_on") == "2"
+    assert dev.shell("cmd wifi status").stdout == "Wifi is enabled\n"
+    assert dev.shell("cmd wifi set-wifi-enabled disabled").exit_code == 0 and get("wifi_on") == "0"
+    for bad in ("svc wifi sideways", "cmd connectivity airplane-mode maybe", "svc nfc enable",
+                "cmd wifi set-wifi-enabled on"):
+        before = dev.shell("settings list global").stdout
+        assert dev.shell(bad).exit_code != 0, bad
+        assert dev.shell("settings list global").stdout == before, bad
+
+
+def test_service_commands_write_the_keys_settings_reads(dev):
+    def get(ns, key):
+        return dev.shell(f"settings get {ns} {key}").stdout.strip()
+
+    assert dev.shell("cmd uimode night yes").stdout == "Night mode: yes\n"
+    assert get("secure", "ui_night_mode") == "2" and dev.phone.dark
+    assert dev.shell("cmd uimode night").stdout == "Night mode: yes\n"
+    dev.shell("cmd uimode night no")
+    assert get("secure", "ui_night_mode") == "1"
+    assert dev.shell("cmd uimode night sometimes").exit_code != 0
+    dev.shell("cmd location set-location-enabled false")
+    assert get("secure", "location_mode") == "0"
+    assert dev.shell("cmd location is-location-enabled").stdout == "false\n"
+    dev.shell("cmd power set-mode 1")
+    assert get("global", "low_power") == "1"
+    r = dev.shell("cmd media_session volume --show --stream 2 --set 3")
+    assert r.exit_code == 0 and get("system", "volume_ring_speaker") == "3"
+    assert dev.shell("cmd media_session volume --stream 2 --get").stdout == \
+        "volume is 3 in range [0..7]\n"
+    assert dev.shell("cmd media_session volume --stream 2 --set 9").exit_code != 0
+    assert get("system", "volume_ring_speaker") == "3"
+    assert get("system", "volume_ring") == "null"  # the real key only
+    assert dev.shell("cmd nosuchservice").exit_code != 0
+
+
+def test_getprop_reads_the_phones_own_properties(dev):
+    assert dev.shell("getprop ro.build.version.release").stdout == "13\n"
+    assert dev.shell("getprop ro.build.display.id").stdout == "TQ3A.230805.001\n"
+    dev.phone.prop_overrides = {"ro.build.display.id": "UQ1A.240105.004"}
+    assert dev.shell("getprop ro.build.display.id").stdout == "UQ1A.240105.004\n"
+    assert "[ro.build.display.id]: [UQ1A.240105.004]" in dev.shell("getprop").stdout
+    assert dev.shell("setprop ro.build.display.id X").exit_code != 0

@@ -398,31 +398,84 @@ def _bre(p: str, extended: bool) -> str:
     return "".join(out)
 
 
-def _count_arg(args: list[str], default: int = 10) -> tuple[int, list[str]]:
-    n, rest, i = default, [], 0
+def _head_tail_args(name: str, args: list[str]) -> tuple[str, int, bool, list[str], bool]:
+    """(unit "n"|"c", count, from_start (tail +N), files, headers) or ValueError(message)."""
+    unit, count, from_start, files = "n", 10, False, []
+    headers: bool | None = None
+    i, end = 0, False
     while i < len(args):
         a = args[i]
-        if a == "-n" and i + 1 < len(args):
-            n = int(args[i + 1])
-            i += 2
-            continue
-        if a.startswith("-") and a[1:].isdigit():
-            n = int(a[1:])
-        else:
-            rest.append(a)
         i += 1
-    return n, rest
+        if end or a == "-" or not a.startswith(("-", "+")) or (a.startswith("+") and name == "head"):
+            files.append(a)
+            continue
+        if a == "--":
+            end = True
+            continue
+        if a in ("-q", "--quiet", "--silent"):
+            headers = False
+            continue
+        if a in ("-v", "--verbose"):
+            headers = True
+            continue
+        if a.startswith("--lines=") or a.startswith("--bytes="):
+            unit, value = ("n" if a[2] == "l" else "c"), a.split("=", 1)[1]
+        elif a[:2] in ("-n", "-c"):
+            unit, value = a[1], a[2:]
+            if not value:
+                if i >= len(args):
+                    raise ValueError(f"{name}: option requires an argument -- '{unit}'")
+                value = args[i]
+                i += 1
+        elif a[1:].isdigit():  # -N, and tail's +N
+            value = a if a.startswith("+") else a[1:]
+        else:
+            raise ValueError(f"{name}: Unknown option '{a.lstrip('-')[:1]}' (see \"{name} --help\")")
+        from_start = name == "tail" and value.startswith("+")
+        digits = value.lstrip("+-") if name == "tail" else value.lstrip("-")
+        if not digits.isdigit():
+            raise ValueError(f"{name}: not integer: {value}")
+        count = int(digits)
+    return unit, count, from_start, files, bool(headers) if headers is not None else len(files) > 1
+
+
+def _head_tail_cut(data: bytes, name: str, unit: str, n: int, from_start: bool) -> bytes:
+    if unit == "c":
+        if name == "head":
+            return data[:n]
+        return data[max(0, n - 1):] if from_start else (data[-n:] if n else b"")
+    lines = data.splitlines(keepends=True)  # a last line without "\n" stays without one
+    if name == "head":
+        return b"".join(lines[:n])
+    return b"".join(lines[max(0, n - 1):] if from_start else (lines[-n:] if n else []))
 
 
 @command("head", "tail")
 def head_tail(sh: Shell, args: list[str], stdin: bytes) -> Output:
+    """`head|tail [-n N | -c N | -N] [-q|-v] [FILE...]`, byte-exact; `tail -n +N` / `-c +N`
+    start at line / byte N."""
+    name = sh.current if sh.current in ("head", "tail") else "head"
     try:
-        n, files = _count_arg(args)
-    except ValueError:
-        return b"", "head: bad count\n", 1
-    lines, errs = _input_lines(sh, files, stdin)
-    pick = lines[:n] if sh.current == "head" else (lines[-n:] if n else [])
-    return ("\n".join(pick) + ("\n" if pick else "")).encode(), errs, 0
+        unit, n, from_start, files, headers = _head_tail_args(name, args)
+    except ValueError as e:
+        return b"", f"{e}\n", 1
+    out = bytearray()
+    errs = ""
+    code = 0
+    for k, f in enumerate(files or ["-"]):
+        if f == "-":
+            data = stdin
+        else:
+            try:
+                data = sh.phone.fs.read(f)
+            except FsError as e:
+                errs += f"{name}: {e}\n"
+                code = 1
+                continue
+        if headers:
+            out += f"{chr(10) if k else ''}==> {'standard input' if f == '-' else f} <==\n".encode()
+        out += _head_tail_cut(data, name, unit, n, from_start)
+    return bytes(out), errs, code
 
 
 @command("wc")
