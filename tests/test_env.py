@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import json
+import warnings
 
 import gymnasium as gym
 import numpy as np
@@ -15,11 +15,23 @@ from hypothesis import strategies as st
 from antrap_gym.env import ACTION_TYPES, AndroidEnv
 
 
-def test_check_env_passes_in_both_observation_modes():
-    for env_id in ("antrap/AndroidSim-v0", "antrap/AndroidSim-Text-v0"):
-        env = gym.make(env_id)
+@pytest.mark.parametrize("env_id", ["antrap/AndroidSim-v0", "antrap/AndroidSim-Text-v0"])
+@pytest.mark.parametrize("render_mode", ["rgb_array", "ansi"])
+def test_check_env_passes_with_each_render_mode(env_id, render_mode):
+    """check_env's render checks run only for an env built with a render mode; any
+    warning the checker raises (a wrong frame dtype, a non-str ansi frame) fails."""
+    env = gym.make(env_id, render_mode=render_mode)
+    assert env.unwrapped.render_mode == render_mode
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         check_env(env.unwrapped, skip_render_check=False)
-        env.close()
+    env.reset(seed=0)
+    frame = env.render()
+    if render_mode == "rgb_array":
+        assert frame.shape == (2400, 1080, 3) and frame.dtype == np.uint8
+    else:
+        assert isinstance(frame, str) and "Contacts" in frame
+    env.close()
 
 
 def test_observation_contents(shot_env):
@@ -69,8 +81,20 @@ def test_registered_ids_and_render_modes():
     assert env.render().shape == (2400, 1080, 3)
 
 
-def _state(env) -> bytes:
-    return env.unwrapped.device.snapshot().payload[0]
+def _state(env) -> tuple[bytes, tuple[tuple[str, bytes], ...]]:
+    """The whole phone: its pickled state (settings, files, windows, clock) and every
+    content provider's database (payload[1]: authority -> serialized SQLite)."""
+    blob, dbs = env.unwrapped.device.snapshot().payload
+    return blob, tuple(sorted(dbs.items()))
+
+
+def test_state_covers_the_provider_databases(text_env):
+    text_env.reset(seed=1, options={"task": "ContactsPhoneQuestion"})
+    before = _state(text_env)
+    text_env.unwrapped.device.shell("content update --uri content://com.android.contacts/contacts "
+                                    "--bind starred:i:1")
+    after = _state(text_env)
+    assert after[0] == before[0] and after[1] != before[1]
 
 
 @pytest.mark.parametrize("action, message", [
@@ -185,16 +209,23 @@ def test_env_survives_arbitrary_input(actions):
     env = _HYPO_ENV
     env.reset(seed=0)
     for a in actions:
+        before = _state(env)
         obs, reward, term, trunc, info = env.step(a)
         assert env.observation_space.contains(obs)
         assert isinstance(reward, float)
+        if obs["last_action_error"]:
+            # an invalid action is an observation only: the phone did not change at all
+            assert _state(env) == before, (a, obs["last_action_error"])
+            assert info["action"] is None
         if term or trunc:
             break
-    # still consistent: a valid action works and the element text matches the tree
+    # still consistent: a valid action works and the serialized elements match the tree
     env.reset(seed=1)
     obs, *_ = env.step({"action_type": "open_app", "app_name": "Settings"})
     assert obs["last_action_error"] == ""
-    assert json.dumps(obs["ui_elements"])
+    lines = obs["ui_elements"].splitlines()
+    assert len(lines) == len(env.elements)
+    assert all(line.startswith(f"[{i}] ") for i, line in enumerate(lines))
 
 
 _HYPO_ENV = AndroidEnv(obs_mode="text")
