@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +53,178 @@ def test_bench_json_has_the_required_figures():
     for key in ("steps_per_s_text", "ms_per_step_screenshot", "reset_ms", "snapshot_restore_ms",
                 "rss_mb_per_env"):
         assert isinstance(res[key], float) and res[key] > 0
+
+
+# ------------------------------------------------------------------------------------------------
+# antrap eval / report
+
+def _image_sources(viewer: Path) -> list[Path]:
+    """Every <img src> of every viewer page, resolved against the page's folder."""
+    import re
+    from urllib.parse import unquote
+
+    out = []
+    for page in sorted(viewer.glob("*.html")):
+        for src in re.findall(r'<img src="([^"]+)"', page.read_text(encoding="utf-8")):
+            out.append((page.parent / unquote(src)).resolve())
+    return out
+
+
+def test_report_merges_two_runs_into_a_new_directory_with_their_screenshots(tmp_path):
+    from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
+
+    runs = {}
+    for agent, screens in (("oracle", "all"), ("replay", "all")):
+        cfg = EvalConfig(agents=[AgentSpec.make(agent)], suite="antrap-mini",
+                         traps="loop,external_interruption", screens=screens)
+        runs[agent] = tmp_path / agent
+        evaluate(cfg, runs[agent], workers=2, progress=False)
+    before = {a: (d / "summary.json").read_bytes() for a, d in runs.items()}
+    merged = tmp_path / "merged"
+    out = run("report", str(runs["oracle"]), str(runs["replay"]), "--out", str(merged))
+    assert out.returncode == 0, out.stderr
+    # the runs merged are left as they were
+    assert {a: (d / "summary.json").read_bytes() for a, d in runs.items()} == before
+    summary = json.loads((merged / "summary.json").read_text())
+    assert set(summary["agents"]) == {"oracle", "replay"}
+    assert summary["agents"]["oracle"]["episodes"] == summary["agents"]["replay"]["episodes"] == 18
+    md = (merged / "summary.md").read_text()
+    assert "| oracle |" in md and "| replay |" in md
+    assert "oracle" in out.stdout and "replay" in out.stdout  # the table
+    lines = (merged / "episodes.jsonl").read_text().splitlines()
+    assert len(lines) == 36
+    # the merged viewer's images all load from the merged directory itself
+    index = (merged / "viewer" / "index.html").read_text()
+    assert index.count("<tr data-agent=") == 36
+    imgs = _image_sources(merged / "viewer")
+    shots = [p for p in imgs if "screens" in p.parts]
+    assert len(shots) >= 36 * 2  # every episode kept its screens: a few frames each
+    missing = [p for p in imgs if not p.is_file()]
+    assert not missing, missing[:5]
+    assert all(merged.resolve() in p.parents for p in imgs)
+    assert {p.parent.name.split("_")[0] for p in shots} == {"oracle", "replay"}
+    # again into the same place: an earlier report is replaced, not refused
+    again = run("report", str(runs["oracle"]), "--out", str(merged))
+    assert again.returncode == 0, again.stderr
+    assert set(json.loads((merged / "summary.json").read_text())["agents"]) == {"oracle"}
+    assert all(p.is_file() for p in _image_sources(merged / "viewer"))
+    assert not any("replay" in p.name for p in (merged / "viewer").glob("*.html"))
+
+
+def test_report_never_writes_into_a_run_and_defaults_to_a_fresh_directory(tmp_path):
+    from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
+
+    a = tmp_path / "a"
+    evaluate(EvalConfig(agents=[AgentSpec.make("oracle")], suite="antrap-mini", traps="none",
+                        screens="none"), a, workers=1, progress=False)
+    summary = (a / "summary.json").read_bytes()
+    refused = run("report", str(a), "--out", str(a))
+    assert refused.returncode == 2 and "one of the runs" in " ".join(refused.stdout.split())
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    refused = run("report", str(a), "--out", str(other))
+    assert refused.returncode == 2 and "not empty" in " ".join(refused.stdout.split())
+    assert (a / "summary.json").read_bytes() == summary
+    res = subprocess.run([*ANTRAP, "report", str(a)], capture_output=True, text=True,
+                         timeout=300, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    made = list((tmp_path / "runs").glob("report-*"))
+    assert len(made) == 1 and (made[0] / "summary.json").is_file()
+    assert (a / "summary.json").read_bytes() == summary
+
+
+def _plain(text: str) -> str:
+    """Terminal output without ANSI escapes."""
+    import re
+
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+
+
+def test_eval_agent_options_reach_the_agent_and_the_progress_bar_renders(tmp_path, monkeypatch):
+    """`--model/--base-url/--prompt/--coords/--api-key-env/--agent-arg` build the openai
+    agent (typed values), its requests show them, and the progress bar shows episodes done,
+    success so far and the ETA while the run goes."""
+    import re
+    import time
+
+    from tests.test_openai_agent import ChatServer
+
+    def brain(req):
+        time.sleep(0.25)  # a slow model: the bar gets to show the run in progress
+        return 'Reason: I cannot do this.\nAction: {"action_type": "status", "goal_status": "infeasible"}'
+
+    server = ChatServer(brain)
+    out = tmp_path / "run"
+    env = {**__import__("os").environ, "FORCE_COLOR": "1", "COLUMNS": "160", "MY_TEST_KEY": "sk-cli"}
+    try:
+        res = subprocess.run(
+            [*ANTRAP, "eval", "--agent", "oracle", "--agent", "openai", "--model", "gui-owl-7b",
+             "--base-url", server.base_url, "--prompt", "m3a", "--coords", "relative",
+             "--api-key-env", "MY_TEST_KEY", "--agent-arg", "max_tokens=333",
+             "--agent-arg", "temperature=0.25", "--agent-arg", "observation=text",
+             "--agent-arg", "max-history=7", "--suite", "antrap-mini", "--traps", "none",
+             "--workers", "1", "--screens", "none", "--out", str(out)],
+            capture_output=True, text=True, timeout=300, env=env)
+    finally:
+        server.close()
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert not server.errors
+    # the options, typed, in the run's configuration and in every request
+    cfg = json.loads((out / "config.json").read_text())
+    openai = next(a for a in cfg["agents"] if a["name"] == "openai")
+    assert dict(openai["kwargs"]) == {
+        "model": "gui-owl-7b", "base_url": server.base_url, "prompt": "m3a", "coords": "relative",
+        "api_key_env": "MY_TEST_KEY", "max_tokens": 333, "temperature": 0.25,
+        "observation": "text", "max_history": 7}
+    assert openai["label"] == "openai:gui-owl-7b"
+    assert len(server.requests) == 6  # one per episode: each ends at its first step
+    for req, headers in zip(server.requests, server.headers, strict=True):
+        assert req["model"] == "gui-owl-7b" and req["max_tokens"] == 333
+        assert req["temperature"] == 0.25
+        system = req["messages"][0]["content"]
+        assert "Available actions (JSON):" in system  # the M3A prompt
+        assert "The screen's resolution is 1000x1000" in system  # relative coordinates
+        assert isinstance(req["messages"][1]["content"], str)  # text observation: no image
+        assert headers["Authorization"] == "Bearer sk-cli"
+    records = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+    mine = [r for r in records if r["agent"] == "openai:gui-owl-7b"]
+    assert len(mine) == 6 and all(r["trajectory"][0]["raw"].startswith("Reason:") for r in mine)
+    assert all(r["trajectory"][0]["action"] == {"action_type": "status",
+                                                "goal_status": "infeasible"} for r in mine)
+    # the progress bar: done / total, success so far, elapsed, ETA
+    text = _plain(res.stdout)
+    assert "oracle, openai:gui-owl-7b on antrap-mini" in text and "1 worker(s)" in text
+    frames = [(int(d), rate, elapsed, eta) for d, rate, elapsed, eta in re.findall(
+        r"episodes \S+\s+(\d+)/12 success (\S+) • (\d+:\d\d:\d\d) eta (\S+)", text)]
+    assert frames, text[-2000:]
+    done = [d for d, *_ in frames]
+    assert done == sorted(done) and done[-1] == 12
+    assert any(0 < d < 12 for d in done)  # shown while the run was going
+    assert frames[-1][1] == "50%"  # the oracle solved its 6, the model none
+    rates = {d: rate for d, rate, _, _ in frames}
+    for d, rate in rates.items():
+        if 0 < d <= 6:
+            assert rate == "100%"  # the oracle's episodes come first
+        elif d > 6:
+            assert rate == f"{6 / d:.0%}"
+    assert any(re.fullmatch(r"\d+:\d\d:\d\d", eta) for d, _, _, eta in frames if 0 < d < 12)
+
+
+def test_progress_bar_only_when_asked(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
+
+    cfg = EvalConfig(agents=[AgentSpec.make("oracle")], suite="antrap-mini", traps="none",
+                     screens="none")
+    for progress in (True, False):
+        buf = io.StringIO()
+        console = Console(file=buf, force_terminal=True, width=120)
+        evaluate(cfg, tmp_path / str(progress), workers=1, progress=progress, artifacts=False,
+                 console=console)
+        text = _plain(buf.getvalue())
+        assert ("6/6 success 100%" in text) == progress, text
+        assert "Clean" in text  # the table, either way

@@ -384,3 +384,112 @@ def test_api_key_from_environment(monkeypatch, server_for, wifi_env):
     assert server.headers[0]["Authorization"] == "Bearer sk-env"
     monkeypatch.delenv("MY_KEY")
     assert _agent(server, api_key_env="MY_KEY").api_key is None
+
+
+# ------------------------------------------------------------------------------------------------
+# the M3A (AndroidWorld JSON) prompt, end to end
+
+def m3a_reply(reason: str, action: dict[str, Any]) -> str:
+    return f"Reason: {reason}\nAction: {json.dumps(action)}"
+
+
+class M3ABrain(WifiBrain):
+    """The same scripted model, prompted in the M3A style: it checks the AndroidWorld action
+    list and goal layout, and answers `Reason: ...` / `Action: {json}` — coordinates in the
+    model's space (screenshot mode) or an element `index` (text mode, from the prompt)."""
+
+    def check(self, req: dict[str, Any]) -> str:
+        assert req["model"] == "gui-owl-7b"
+        sys_msg = req["messages"][0]
+        assert sys_msg["role"] == "system"
+        system = sys_msg["content"]
+        assert "mobile_use" not in system and "<tool_call>" not in system
+        assert "Available actions (JSON):" in system and '"action_type": "open_app"' in system
+        assert "Reason: <why" in system and "Action: <one JSON action>" in system
+        rw, rh = self.resolution
+        assert f"The screen's resolution is {rw}x{rh}" in system
+        text, urls = _user_parts(req)
+        goal = self.env.unwrapped.task.goal
+        assert f"Goal: {goal}" in text and "Previous steps:" in text
+        assert "Answer as:\nReason: ...\nAction: {...}" in text
+        if self.from_prompt:
+            assert not urls
+        else:
+            assert len(urls) == 1
+            assert decode_data_url(urls[0]).size == (1092, 2408)
+        self.seen_goals.append(goal)
+        return text
+
+    def __call__(self, req: dict[str, Any]) -> str:
+        import re
+
+        text = self.check(req)
+        want_on = self.env.unwrapped.task.goal.endswith("on.")
+        if self.from_prompt:  # targets by element index, read off the prompt's element lines
+            block = text.split("screen coordinates):\n", 1)[1].split("\n\n", 1)[0]
+            lines = block.splitlines()
+            idx = {}
+            switch = None
+            for line in lines:
+                m = re.match(r"\[(\d+)\] (\S+)(?: \"([^\"]*)\")?", line)
+                if not m:
+                    continue
+                i, cls, label = int(m.group(1)), m.group(2), m.group(3)
+                if label:
+                    idx.setdefault(label, i)
+                if cls.endswith("Switch"):
+                    switch = (i, "checked" in line.split("{", 1)[-1])
+
+            def target(label):
+                return {"index": idx[label]}
+        else:
+            els = self.elements(text)
+            labels = {label: centre for label, centre, _, _ in els if label}
+            idx = labels
+            sw = next(((c, checked) for _, c, checked, cls in els if cls == "Switch"), None)
+            switch = sw
+
+            def target(label):
+                x, y = labels[label]
+                return {"x": x, "y": y}
+
+        if switch is not None and "Wi-Fi" in idx:
+            where, checked = switch
+            if checked == want_on:
+                return m3a_reply("Wi-Fi is in the requested state.",
+                                 {"action_type": "status", "goal_status": "complete"})
+            tap = {"index": where} if self.from_prompt else {"x": where[0], "y": where[1]}
+            return m3a_reply("Tap the Wi-Fi switch.", {"action_type": "click", **tap})
+        for label in ("Internet", "Network & internet"):
+            if label in idx:
+                return m3a_reply(f"Open {label}.", {"action_type": "click", **target(label)})
+        return m3a_reply("I need the Settings app.", {"action_type": "open_app",
+                                                      "app_name": "Settings"})
+
+
+@pytest.mark.parametrize("mode", ["screenshot", "text"])
+def test_m3a_prompt_solves_wifi_task_end_to_end(wifi_env, server_for, mode):
+    text = mode == "text"
+    brain = M3ABrain(wifi_env, "absolute", from_prompt=text)
+    server = server_for(brain)
+    agent = _agent(server, prompt="m3a", observation=mode, lenient=False)
+    for seed in (0, 2):  # an "off" and an "on" variant
+        res = run_episode(wifi_env, agent, seed=seed)
+        assert not server.errors, server.errors
+        assert res.error is None and res.terminated and res.success == 1.0, res
+        assert res.steps == 5 and all(not s.error for s in res.trajectory)
+        assert res.trajectory[0].raw.startswith("Reason: I need the Settings app.")
+        assert res.trajectory[0].thought == "I need the Settings app."
+        assert res.trajectory[0].action == {"action_type": "open_app", "app_name": "Settings"}
+        taps = [s.action for s in res.trajectory[1:4]]
+        assert all(t["action_type"] == "click" for t in taps)
+        if text:  # element indices (the default when elements are shown)
+            assert all(set(t) == {"action_type", "index"} for t in taps), taps
+        else:  # model coordinates mapped back to device pixels
+            assert all(set(t) == {"action_type", "x", "y"} for t in taps), taps
+        assert res.trajectory[-1].action == {"action_type": "status", "goal_status": "complete"}
+    assert len(set(brain.seen_goals)) == 2
+    # the history of earlier steps is in the prompt, in the M3A layout
+    last, _ = _user_parts(server.requests[-1])
+    assert "Previous steps:\nStep 1: " in last and "Step 4: " in last
+    assert "Settings" in last.split("Previous steps:\n", 1)[1].split("\n", 1)[0]
