@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import io
+import math
 import shutil
 import subprocess
 from html import escape
@@ -288,3 +289,120 @@ def test_viewer_rebuilds_from_records(run_dir: Path, records: list[dict[str, Any
     assert index == out / "viewer" / "index.html"
     r = trapped_episode(records)
     assert (out / "viewer" / page_name(r)).read_text() == (run_dir / "viewer" / page_name(r)).read_text()
+
+
+# ------------------------------------------------------------------------------------------------
+# swipe arrows
+
+@pytest.fixture(scope="module")
+def swipe_record(tmp_path_factory) -> tuple[Path, dict[str, Any]]:
+    """A real episode of an agent that swipes by direction and by drag (tests.faulty_agents)."""
+    out = tmp_path_factory.mktemp("swipes")
+    cfg = EvalConfig(agents=[AgentSpec.make("tests.faulty_agents:SwipingAgent")], suite="antrap-mini",
+                     traps="none", screens="all", variants=1)
+    evaluate(cfg, out, workers=1, progress=False)
+    r = next(r for r in load_records(out) if r["task"] == "SettingsWifiToggle")
+    return out, r
+
+
+def _step_svg(html: str, step: int) -> str:
+    block = html.split(f'id="step-{step}"')[1].split("</article>")[0]
+    return "<svg" + block.split("<svg", 1)[1].split("</svg>", 1)[0] + "</svg>"
+
+
+def _arrow_geometry(svg: str) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
+    """(line start, line end, arrow tip) of the coloured arrow in an overlay."""
+    import re
+
+    lines = re.findall(r'<line x1="([-\d.]+)" y1="([-\d.]+)" x2="([-\d.]+)" y2="([-\d.]+)" '
+                       r'stroke="#1e88e5"', svg)
+    assert len(lines) == 1, svg[:400]
+    x1, y1, x2, y2 = map(float, lines[0])
+    tip = re.search(r'<polygon points="([-\d.]+),([-\d.]+) ', svg)
+    assert tip, svg[:400]
+    return (x1, y1), (x2, y2), (float(tip.group(1)), float(tip.group(2)))
+
+
+def test_swipe_arrows_follow_the_finger(swipe_record: tuple[Path, dict[str, Any]]) -> None:
+    """A drag is an arrow from (x, y) to (x2, y2); a swipe by direction is an arrow the way the
+    finger moved (up: towards the top, left: towards the left edge)."""
+    from tests.faulty_agents import SWIPES
+
+    out, r = swipe_record
+    assert [s["action"] for s in r["trajectory"]] == list(SWIPES)
+    html = (out / "viewer" / page_name(r)).read_text()
+    w, h = r["screen_size"]
+    for s in r["trajectory"][:4]:
+        svg = _step_svg(html, s["step"])
+        assert 'data-kind="arrow"' in svg
+        a = s["action"]
+        start, line_end, tip = _arrow_geometry(svg)
+        if "x2" in a:
+            assert start == (float(a["x"]), float(a["y"]))
+            assert math.isclose(tip[0], a["x2"], abs_tol=0.1) and math.isclose(tip[1], a["y2"], abs_tol=0.1)
+            assert f'cx="{float(a["x"]):.1f}" cy="{float(a["y"]):.1f}"' in svg  # the start dot
+        else:
+            dx, dy = tip[0] - start[0], tip[1] - start[1]
+            if a["direction"] == "up":
+                assert dy < -0.2 * h and abs(dx) < 1
+            else:
+                assert dx < -0.2 * w and abs(dy) < 1
+            assert 0 <= tip[0] <= w and 0 <= tip[1] <= h
+        # the line runs from the start towards the tip and stops at the arrowhead
+        for i in (0, 1):
+            lo, hi = sorted((start[i], tip[i]))
+            assert lo - 0.1 <= line_end[i] <= hi + 0.1
+        assert f"swipe {a.get('direction', '')}".strip() in svg  # its label
+
+
+@needs_chromium
+def test_swipe_arrows_render_where_they_point(swipe_record: tuple[Path, dict[str, Any]],
+                                              tmp_path: Path) -> None:
+    """The four swipe overlays drawn by Chromium, side by side at a quarter of the phone's
+    size: the arrow's colour lies along the finger's path and at its head, and not on the
+    path the other way."""
+    out, r = swipe_record
+    html = (out / "viewer" / page_name(r)).read_text()
+    w, h = r["screen_size"]
+    scale = 0.25
+    pw, ph = round(w * scale), round(h * scale)
+    panels, paths = [], []
+    unit = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+    for s in r["trajectory"][:4]:
+        svg = _step_svg(html, s["step"])
+        a = s["action"]
+        if "x2" in a:  # where the finger went, from the action itself
+            paths.append(((a["x"], a["y"]), (a["x2"], a["y2"])))
+        else:  # from where the arrow starts, the way the action says, as far as it is drawn
+            start, _, tip = _arrow_geometry(svg)
+            length = math.hypot(tip[0] - start[0], tip[1] - start[1])
+            ux, uy = unit[a["direction"]]
+            paths.append((start, (start[0] + ux * length, start[1] + uy * length)))
+        panels.append(svg.replace('<svg class="overlay"', f'<svg width="{pw}" height="{ph}" class="overlay"'
+                                  ' style="display:block;float:left"', 1))
+    page = tmp_path / "swipes.html"
+    page.write_text('<!doctype html><html><body style="margin:0;background:#fff">'
+                    + "".join(panels) + "</body></html>")
+    png = tmp_path / "swipes.png"
+    res = chromium(tmp_path, page.resolve().as_uri(), f"--screenshot={png}",
+                   f"--window-size={pw * 4},{ph}", "--hide-scrollbars", "--force-device-scale-factor=1")
+    assert png.is_file(), res.stderr[-2000:]
+    px = np.asarray(Image.open(png).convert("RGB"), dtype=int)
+
+    def blue(i: int, x: float, y: float) -> bool:
+        cx, cy = round(i * pw + x * scale), round(y * scale)
+        patch = px[max(0, cy - 1):cy + 2, max(0, cx - 1):cx + 2]
+        return bool((np.abs(patch - [0x1E, 0x88, 0xE5]).max(axis=2) < 40).any())
+
+    for i, ((x0, y0), (x1, y1)) in enumerate(paths):
+        length = math.hypot(x1 - x0, y1 - y0)
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        # along the shaft (clear of the labels at its middle) and inside the arrowhead
+        for t in (0.15, 0.3, 0.7, 0.85):
+            assert blue(i, x0 + t * (x1 - x0), y0 + t * (y1 - y0)), (i, t)
+        head = min(5 * w / 100, length * 0.5)
+        assert blue(i, x1 - ux * head * 0.4, y1 - uy * head * 0.4), (i, "head")
+        # nothing drawn the other way from the start
+        bx, by = x0 - ux * 0.25 * length, y0 - uy * 0.25 * length
+        if 0 <= bx < w and 0 <= by < h:
+            assert not blue(i, bx, by), (i, "behind the start")
