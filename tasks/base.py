@@ -29,6 +29,8 @@ class Task:
     complexity: ClassVar[float] = 1.0
     #: information retrieval: success depends on the `answer` action
     answer_task: ClassVar[bool] = False
+    #: how an answer is compared (tasks.answers.KINDS): text, number, phone, email, ...
+    answer_kind: ClassVar[str] = "text"
     #: the target is only reachable by scrolling (documented, tested)
     needs_scroll: ClassVar[bool] = False
     tags: ClassVar[tuple[str, ...]] = ()
@@ -71,6 +73,11 @@ class Task:
     def solution(self) -> list[Step]:
         """The semantic steps an oracle grounds on the live screen."""
         raise NotImplementedError
+
+    def distractors(self) -> list[str]:
+        """Answer tasks: the other candidates an answer could name instead (the other
+        contacts, notes, options); an answer naming one of them too scores 0."""
+        return []
 
     # --- helpers for task authors (all through shell) -----------------------------
     @staticmethod

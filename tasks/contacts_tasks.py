@@ -378,7 +378,6 @@ class ContactsQuestion(ContactsTask):
     """Information retrieval: read something off the Contacts app and answer it."""
 
     answer_task = True
-    answer_kind: ClassVar[str] = "text"
 
     def expected(self) -> str:
         raise NotImplementedError

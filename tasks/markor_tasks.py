@@ -407,10 +407,12 @@ class MarkorNoteContentQuestion(SeededNotesTask):
     complexity = 1.2
     answer_task = True
 
+    def distractors(self) -> list[str]:
+        return [t for n, t in self.params["notes"].items() if n != self.params["name"]]
+
     def is_successful(self, device, answer=None) -> float:
-        notes = self.params["notes"]
-        others = [t for n, t in notes.items() if n != self.params["name"]]
-        return float(answer_matches(answer, notes[self.params["name"]], "text", others))
+        text = self.params["notes"][self.params["name"]]
+        return float(answer_matches(answer, text, self.answer_kind, self.distractors()))
 
     def solution(self):
         return [open_markor(), Tap(screen=MAIN, target=Target(text=self.params["name"])),
@@ -422,6 +424,7 @@ class MarkorCountNotesQuestion(MarkorTask):
     template = "How many notes (files, not folders) are in the Markor folder {folder}?"
     complexity = 1.2
     answer_task = True
+    answer_kind = "number"
 
     @classmethod
     def generate_params(cls, rng):
@@ -443,7 +446,7 @@ class MarkorCountNotesQuestion(MarkorTask):
         return out
 
     def is_successful(self, device, answer=None) -> float:
-        return float(answer_matches(answer, str(self.params["count"]), "number"))
+        return float(answer_matches(answer, str(self.params["count"]), self.answer_kind))
 
     def solution(self):
         return [open_markor(), Tap(screen=MAIN, target=Target(text=self.params["folder"])),

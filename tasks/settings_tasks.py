@@ -319,15 +319,10 @@ class SettingsQuestion(Task):
 
     apps = (PKG,)
     answer_task = True
-    answer_kind: ClassVar[str] = "text"
     path: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def expected(self, device=None) -> str:
         raise NotImplementedError
-
-    def distractors(self) -> list[str]:
-        """Other values of the same kind the answer could give instead."""
-        return []
 
     def is_successful(self, device, answer=None) -> float:
         return float(answer_matches(answer, self.expected(device), self.answer_kind,

@@ -498,6 +498,51 @@ def test_oracle_answer_is_graded_not_free():
     env.close()
 
 
+def _elements_when_answering(env, ag: OracleAgent, tid: str, seed_: int):
+    obs, info = env.reset(seed=seed_, options={"task": tid})
+    ag.reset(env, obs, info)
+    shown, answer = None, None
+    while True:
+        action = ag.act(obs, info)
+        if action["action_type"] == "answer":
+            shown, answer = list(env.unwrapped.elements), action
+        obs, r, term, trunc, info = env.step(action)
+        if term or trunc:
+            return r, answer, shown
+
+
+def test_note_content_answer_is_on_screen_when_the_oracle_answers():
+    env = gym.make("antrap/AndroidSim-Text-v0")
+    ag = OracleAgent()
+    for s in range(10):
+        r, action, shown = _elements_when_answering(env, ag, "MarkorNoteContentQuestion", s)
+        task = env.unwrapped.task
+        text = task.params["notes"][task.params["name"]]
+        assert r == 1.0 and shown is not None, s
+        ed = next(e for e in shown if (e.resource_name or "") == EDITOR_RID)
+        assert ed.text.strip() == text.strip() == action["text"].strip(), s
+        assert any(e.text == task.params["name"] for e in shown)  # the right note is open
+        # listing every note's text instead is graded 0
+        assert task.is_successful(env.unwrapped.device, " ".join(task.params["notes"].values())) == 0
+    env.close()
+
+
+def test_note_count_answer_is_on_screen_when_the_oracle_answers():
+    env = gym.make("antrap/AndroidSim-Text-v0")
+    ag = OracleAgent()
+    for s in range(10):
+        r, action, shown = _elements_when_answering(env, ag, "MarkorCountNotesQuestion", s)
+        p = env.unwrapped.task.params
+        assert r == 1.0 and shown is not None, s
+        assert any(e.text == p["folder"] and (e.resource_name or "").endswith("toolbar_title")
+                   for e in shown)
+        visible = {e.text for e in shown if e.text}
+        assert set(p["inside"]) <= visible, s  # every note of the folder is on screen
+        assert not set(p["elsewhere"]) & visible  # and nothing from elsewhere
+        assert sum(1 for t in visible if t.endswith(".md")) == p["count"] == int(action["text"])
+    env.close()
+
+
 def test_screens_render(dev):
     seed(dev, {"Work": None, "a.md": "# Title\nbody"})
     open_markor(dev)

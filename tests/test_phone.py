@@ -251,3 +251,141 @@ def test_text_is_drawn_where_elements_say(dev):
     assert (region.min(axis=2) < 100).mean() > 0.02  # dark glyph pixels in the text box
     blank = dev.screenshot()[b.y_min:b.y_max, 1040:1075]
     assert (blank.min(axis=2) < 100).mean() == 0
+
+
+# --- status bar ---------------------------------------------------------------------------------
+
+
+def status_bar(dev) -> tuple[list, object]:
+    """The status bar's elements (system UI: not in the focused window's list) and window."""
+    win = next(w for w in dev.phone.windows() if w.name == "status_bar")
+    return [v.to_element(win.package) for v in win.root.walk() if v.text or v.desc], win
+
+
+def status_item(dev, desc=None, rid=None):
+    els, _ = status_bar(dev)
+    for e in els:
+        if (desc is None or e.content_description == desc) and \
+                (rid is None or (e.resource_name or "").endswith(rid)):
+            return e
+    return None
+
+
+def ink(frame, el, bg) -> float:
+    """Share of pixels inside an element's box that differ from the background colour."""
+    b = el.bbox_pixels
+    region = frame[b.y_min:b.y_max, b.x_min:b.x_max].astype(int)
+    return float((np.abs(region - np.array(bg)).sum(axis=2) > 60).mean())
+
+
+STATUS_BG = (254, 251, 255)  # the light theme's status bar, over an app
+
+
+def expected_clock(dev, h24: bool = False) -> str:
+    hh, mm = (int(x) for x in dev.shell("date +%H:%M").stdout.strip().split(":"))
+    return f"{hh:02d}:{mm:02d}" if h24 else f"{hh % 12 or 12}:{mm:02d}"
+
+
+def test_status_bar_clock_follows_the_device_clock(dev):
+    dev.launch(SETTINGS)
+    assert status_item(dev, rid="clock").text == "3:34" == expected_clock(dev)  # 15:34 UTC
+    first = dev.screenshot().copy()
+    dev.wait(25)  # 15:34:25
+    assert status_item(dev, rid="clock").text == "3:34"
+    assert np.array_equal(dev.screenshot(), first)  # same minute, same pixels
+    dev.wait(35)  # 15:35:00
+    clock = status_item(dev, rid="clock")
+    assert clock.text == "3:35" == expected_clock(dev)
+    later = dev.screenshot()
+    b = clock.bbox_pixels
+    assert not np.array_equal(first[b.y_min:b.y_max, b.x_min:b.x_max],
+                              later[b.y_min:b.y_max, b.x_min:b.x_max])
+    assert ink(later, clock, STATUS_BG) > 0.01  # the digits are drawn
+    assert np.array_equal(first[: b.y_max, b.x_max + 40: 900], later[: b.y_max, b.x_max + 40: 900])
+    for minutes, want in ((25, "4:00"), (8 * 60, "12:00"), (60, "1:00")):
+        dev.wait(minutes * 60)
+        assert status_item(dev, rid="clock").text == want == expected_clock(dev)
+    dev.shell("settings put system time_12_24 24")
+    assert status_item(dev, rid="clock").text == expected_clock(dev, h24=True) == "01:00"
+    assert dev.shell("date +%H:%M").stdout == "01:00\n"  # 2023-10-16 01:00 UTC
+
+
+def test_status_bar_icons_follow_radios_and_are_drawn(dev):
+    dev.launch(SETTINGS)
+    frame = dev.screenshot().copy()
+    battery = status_item(dev, desc="Battery 87 percent.")
+    wifi = status_item(dev, desc="Wifi signal full.")
+    assert battery is not None and wifi is not None
+    assert status_item(dev, desc="Airplane mode.") is None
+    assert ink(frame, battery, STATUS_BG) > 0.1 and ink(frame, wifi, STATUS_BG) > 0.1
+    dev.shell("svc wifi disable")
+    off = dev.screenshot().copy()
+    assert status_item(dev, desc="Wifi signal full.") is None
+    assert ink(off, wifi, STATUS_BG) == 0.0  # the icon is gone from the pixels too
+    dev.shell("cmd connectivity airplane-mode enable")
+    plane = status_item(dev, desc="Airplane mode.")
+    assert plane is not None and ink(dev.screenshot(), plane, STATUS_BG) > 0.1
+    dev.shell("cmd connectivity airplane-mode disable")
+    assert status_item(dev, desc="Airplane mode.") is None
+    assert status_item(dev, desc="Wifi signal full.") is None  # it was off before: stays off
+    dev.shell("svc wifi enable; svc bluetooth enable")
+    assert status_item(dev, desc="Wifi signal full.") is not None
+    bt = status_item(dev, desc="Bluetooth on.")
+    assert bt is not None and ink(dev.screenshot(), bt, STATUS_BG) > 0.05
+    dev.shell("settings put system status_bar_show_battery_percent 1")
+    els, _ = status_bar(dev)
+    pct = next(e for e in els if e.text == "87%")
+    assert ink(dev.screenshot(), pct, STATUS_BG) > 0.01
+
+
+def test_status_bar_is_drawn_on_the_home_wallpaper_too(dev):
+    on = dev.screenshot().copy()
+    wifi = status_item(dev, desc="Wifi signal full.")
+    dev.shell("svc wifi disable")
+    off = dev.screenshot()
+    b = wifi.bbox_pixels
+    assert not np.array_equal(on[b.y_min:b.y_max, b.x_min:b.x_max], off[b.y_min:b.y_max, b.x_min:b.x_max])
+    below = status_bar(dev)[1].root.rect[3]
+    assert np.array_equal(on[below:], off[below:])  # only the status bar changed
+
+
+# --- launcher: home screen and app drawer ------------------------------------------------------------
+
+
+def launcher_icons(dev) -> list[str]:
+    return [e.text for e in dev.ui_elements()
+            if (e.resource_name or "").endswith(":id/icon") and e.text]
+
+
+def test_app_drawer_opens_lists_every_app_and_launches_one(dev):
+    assert find(dev, text="All apps")
+    tap_on(dev, text="All apps")
+    assert dev.foreground()[0] == "com.google.android.apps.nexuslauncher"
+    assert dev.phone.wm.top_activity().drawer
+    search = find(dev, cls="EditText")
+    assert search.hint_text == "Search apps"
+    labels_in_drawer = launcher_icons(dev)
+    installed = sorted(dev.phone.apps[p].label for p in dev.app_packages().values())
+    assert labels_in_drawer == sorted(installed, key=str.lower) and len(installed) >= 3
+    assert "All apps" not in labels(dev)
+    tap_on(dev, text="Markor")
+    assert dev.foreground()[0] == "net.gsantner.markor"
+    dev.key("KEYCODE_HOME")
+    assert "All apps" in labels(dev)  # home again, the drawer closed
+
+
+def test_app_drawer_by_swipe_back_and_search(dev):
+    dev.swipe(540, 1900, 540, 700)  # swipe up on the home screen
+    assert dev.phone.wm.top_activity().drawer and "All apps" not in labels(dev)
+    dev.key("KEYCODE_BACK")
+    assert "All apps" in labels(dev)
+    tap_on(dev, text="All apps")
+    tap_on(dev, cls="EditText")
+    dev.type_text("sett")
+    assert launcher_icons(dev) == ["Settings"]
+    dev.type_text("zz")
+    assert launcher_icons(dev) == [] and "No apps found" in labels(dev)
+    dev.clear_text()
+    dev.type_text("cont")
+    dev.key("KEYCODE_ENTER")
+    assert dev.foreground()[0] == "com.google.android.contacts"
