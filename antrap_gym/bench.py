@@ -137,31 +137,61 @@ print(json.dumps({'base_mb': base, 'per_env_mb': (rss() - base) / n}))
 """
 
 
-def bench_memory(n: int = 8) -> dict[str, Any]:
-    """Extra resident memory per environment (screenshot mode), in a fresh process."""
-    out = subprocess.run([sys.executable, "-c", _RSS_PROBE, str(n)], capture_output=True, text=True,
-                         check=True)
-    res = json.loads(out.stdout.strip().splitlines()[-1])
-    return {"rss_mb_per_env": res["per_env_mb"], "rss_mb_first_env_process": res["base_mb"]}
+def bench_memory(n: int = 8, repeats: int = 3) -> dict[str, Any]:
+    """Extra resident memory per environment (screenshot mode): each repeat is a fresh
+    process that builds one env (the baseline), then `n` more; median and spread."""
+    per_env, first = [], []
+    for _ in range(repeats):
+        out = subprocess.run([sys.executable, "-c", _RSS_PROBE, str(n)], capture_output=True,
+                             text=True, check=True)
+        res = json.loads(out.stdout.strip().splitlines()[-1])
+        per_env.append(res["per_env_mb"])
+        first.append(res["base_mb"])
+    return {"rss_mb_per_env": statistics.median(per_env),
+            "rss_mb_per_env_spread": _spread(per_env),
+            "rss_mb_first_env_process": statistics.median(first),
+            "rss_mb_first_env_process_spread": _spread(first),
+            "rss_repeats": repeats}
 
 
-def bench_vector(streams, workers=(1, 2), steps: int = 300, obs_mode: str = "text") -> dict[str, Any]:
-    """Async vector env throughput with 1 and 2 worker processes (oracle actions)."""
+def _vector_rate(venv, flat: list[dict], n: int, k: int, count: int) -> tuple[float, int]:
+    """`count` batched steps from position k of the action stream: (env steps/s, next k)."""
+    t = time.perf_counter()
+    for _ in range(count):
+        venv.step([flat[(k + j) % len(flat)] for j in range(n)])
+        k += n
+    return count * n / (time.perf_counter() - t), k
+
+
+def bench_vector(streams, workers=(1, 2), steps: int = 300, obs_mode: str = "text",
+                 repeats: int = 3) -> dict[str, Any]:
+    """Async vector env throughput with 1 and 2 worker processes (oracle actions).
+
+    For each worker count: one vector env, a warm-up, then `repeats` timed runs of
+    `steps` batched steps; the median steps/s with its spread, and the 2-over-1
+    scaling of the medians."""
     env_id = "antrap/AndroidSim-Text-v0" if obs_mode == "text" else "antrap/AndroidSim-v0"
     flat = [a for _, _, acts in streams for a in acts]
-    res = {}
+    res: dict[str, Any] = {}
+    medians = {}
     for n in workers:
         venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="async")
         venv.reset(seed=list(range(n)))
-        k = 0
-        t = time.perf_counter()
-        for _ in range(steps):
-            batch = [flat[(k + j) % len(flat)] for j in range(n)]
-            k += n
-            venv.step(batch)
-        dt = time.perf_counter() - t
-        venv.close()
-        res[f"vector_{obs_mode}_steps_per_s_{n}_workers"] = steps * n / dt
+        try:
+            # warm-up (workers' caches, first screenshots), then the timed runs
+            _, k = _vector_rate(venv, flat, n, 0, max(10, steps // 10))
+            rates = []
+            for _ in range(repeats):
+                rate, k = _vector_rate(venv, flat, n, k, steps)
+                rates.append(rate)
+        finally:
+            venv.close()
+        key = f"vector_{obs_mode}_steps_per_s_{n}_workers"
+        medians[n] = res[key] = statistics.median(rates)
+        res[key + "_spread"] = _spread(rates)
+    if 1 in medians and len(medians) > 1:
+        top = max(medians)
+        res[f"vector_{obs_mode}_scaling_{top}_over_1"] = medians[top] / medians[1]
     return res
 
 
@@ -209,9 +239,10 @@ def run_all(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
     out.update(bench_steps(streams, repeats=1 if quick else 3))
     out.update(bench_snapshot())
-    out.update(bench_memory(4 if quick else 8))
+    out.update(bench_memory(4 if quick else 8, repeats=2 if quick else 5))
     for mode in ("text", "screenshot"):
-        out.update(bench_vector(streams, steps=100 if quick else 300, obs_mode=mode))
+        out.update(bench_vector(streams, steps=100 if quick else 300, obs_mode=mode,
+                                repeats=2 if quick else 5))
     out.update(bench_trap_overhead(streams, repeats=3 if quick else 9))
     out["targets"] = TARGETS
     return out
