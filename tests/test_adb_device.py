@@ -8,14 +8,19 @@ check what actually arrived.
 
 from __future__ import annotations
 
+import os
+import signal
+import stat
+import threading
 import time
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
 
 from antrap_gym.agents.oracle import OracleAgent
-from antrap_gym.device import DeviceLostError, make_device
-from antrap_gym.device.adb import AdbDevice
+from antrap_gym.device import DeviceError, DeviceLostError, make_device
+from antrap_gym.device.adb import TEXT_CHUNK, AdbDevice, _input_problem, device_names, resendable
 from antrap_gym.device.adbd import AdbdHandle, serve_in_thread
 from antrap_gym.env.registration import make_env
 from antrap_gym.traps import TRAP_TYPES
@@ -55,6 +60,31 @@ def own_phone(adb: AdbServer):
 
 def adb_device(adb: AdbServer, handle: AdbdHandle, **kw) -> AdbDevice:
     return AdbDevice(serial=handle.address, port=adb.port, **kw)
+
+
+def lost_bound(dev: AdbDevice, slack_s: float = 1.0) -> float:
+    """How long giving up on a dead phone may take: each attempt its timeout, plus the
+    back-off between attempts, plus a little."""
+    backoff = sum(min(2.0, 0.2 * 2**i) for i in range(dev.retries))
+    return (dev.retries + 1) * dev.timeout_s + backoff + slack_s
+
+
+def once(handle: AdbdHandle, when, then) -> threading.Event:
+    """Run `then(cmd)` inside the phone, the first time a shell command matches `when(cmd)`
+    (in sim-adbd's worker thread, before the command runs). Returns an event set when fired."""
+    fired = threading.Event()
+
+    def hook(cmd: str) -> None:
+        if not fired.is_set() and when(cmd):
+            fired.set()
+            then(cmd)
+
+    handle.device.faults.before_shell = hook
+    return fired
+
+
+def count(log, prefix: str) -> int:
+    return sum(1 for cmd in log if cmd.startswith(prefix))
 
 
 def run_oracle(env, task: str, seed: int) -> tuple[float, list, dict]:
@@ -129,6 +159,7 @@ def test_every_trap_type_works_through_adb(adb, phone, trap):
 # --- hostile text -----------------------------------------------------------------------------
 
 HOSTILE = [
+    "$(touch /tmp/pwned)",  # the issue's own example, verbatim
     "$(touch /sdcard/pwned)",
     '"; reboot; "',
     "`touch /sdcard/pwned2` && echo hi > /sdcard/pwned3",
@@ -167,6 +198,8 @@ def editor_text(handle: AdbdHandle) -> str:
 
 @pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
 def test_hostile_text_arrives_exactly_and_nothing_else_runs(adb, own_phone, text):
+    host_pwned = Path("/tmp/pwned")
+    host_before = host_pwned.stat() if host_pwned.exists() else None  # not ours to remove
     handle = own_phone("SIMTXT01")
     dev = adb_device(adb, handle)
     env = make_env(device=dev, task="MarkorCreateNote", obs_mode="text")
@@ -182,9 +215,13 @@ def test_hostile_text_arrives_exactly_and_nothing_else_runs(adb, own_phone, text
     allowed = ("input text ", "input keyevent ", "am broadcast -a ADB_INPUT_B64 ", "ime ",
                "settings get secure default_input_method", "uiautomator dump", "dumpsys window")
     assert log and all(cmd.startswith(allowed) for cmd in log), list(log)
+    assert not any(cmd.split()[0] in ("touch", "reboot", "rm", "sh", "echo") for cmd in log), list(log)
     fs = handle.device.phone.fs
-    for path in ("/sdcard/pwned", "/sdcard/pwned2", "/sdcard/pwned3"):
+    for path in ("/tmp/pwned", "/sdcard/pwned", "/sdcard/pwned2", "/sdcard/pwned3"):
         assert not fs.exists(path)
+    # nor did anything on the way (adb, its server, our own process) run it on the host
+    host_after = host_pwned.stat() if host_pwned.exists() else None
+    assert host_after == host_before, "/tmp/pwned appeared or changed on the host"
     assert fs.exists("/sdcard/Documents")  # nothing was removed
     assert handle.running
 
@@ -218,7 +255,9 @@ def test_a_lost_phone_truncates_the_episode_with_a_typed_error_in_bounded_time(a
     elapsed = time.monotonic() - t0
     assert trunc and not term and reward == 0.0
     assert info["error"].startswith("DeviceLostError"), info
-    assert elapsed < 30, elapsed
+    assert info["error_stage"] == "action" and obs["ui_elements"] == ""
+    # the configured bound: every attempt may use its timeout, plus the back-off between them
+    assert elapsed < lost_bound(dev), (elapsed, lost_bound(dev))
     # the phone comes back: the next episode reconnects
     handle.restart()
     obs, info = env.reset(seed=3)
@@ -285,3 +324,484 @@ def test_an_eval_run_goes_on_when_its_phone_drops_out_and_comes_back(adb, own_ph
     assert any("DeviceLostError" in rows[i]["error"] for i in failed)
     assert all(r["success"] == 1.0 for r in rows[failed[-1] + 1:]) and failed[-1] < len(rows) - 1
     assert done["summary"]["agents"]
+
+
+# --- ADBKeyboard: what a real phone prints, and long text ----------------------------------
+
+
+def test_the_simulated_am_broadcast_prints_what_android_13_prints(dev):
+    """ADBKeyboard never sets a result code: a real phone says `result=0`, typed or not."""
+    dev.phone.settings.put("secure", "default_input_method", "com.android.adbkeyboard/.AdbIME")
+    out = dev.shell("am broadcast -a ADB_INPUT_B64 --es msg aMOp").stdout  # "hé"
+    assert out == ("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\n"
+                   "Broadcast completed: result=0\n")
+    assert dev.shell("am broadcast -a some.OTHER").stdout == (
+        "Broadcasting: Intent { act=some.OTHER flg=0x400000 }\nBroadcast completed: result=0\n")
+
+
+@pytest.mark.parametrize("output, ok", [
+    ("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\n"
+     "Broadcast completed: result=0\n", True),                        # the stock ADBKeyboard
+    ("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\n"
+     "Broadcast completed: result=-1\n", True),                       # forks that set RESULT_OK
+    ("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\n", False),  # cut short
+    ("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\n"
+     "Exception occurred while executing 'broadcast':\njava.lang.SecurityException: nope\n", False),
+])
+def test_what_counts_as_a_completed_broadcast(output, ok):
+    from antrap_gym.device import ShellResult
+
+    assert (_input_problem(ShellResult(output, "", 0), broadcasts=1) == "") is ok
+
+
+def test_long_non_ascii_text_arrives_exactly_in_one_round_trip(adb, own_phone):
+    """Over 1,000 characters (several ADBKeyboard chunks) of accents, emoji and RTL text."""
+    handle = own_phone("SIMTXT03")
+    dev = adb_device(adb, handle)
+    env = make_env(device=dev, task="MarkorCreateNote", obs_mode="text")
+    env.reset(seed=1)
+    open_editor(env)
+    text = "".join(f"{i:04d} héllo wörld 🎉 שלום مرحبا — ünïcödé\n" for i in range(60))  # 2,520 chars
+    assert len(text) > 2 * TEXT_CHUNK
+    assert dev._adb_keyboard()  # found and switched to once per device (4 round trips)
+    log = handle.device.phone.shell_log
+    log.clear()
+    trips = dev.round_trips
+    obs, *_ = env.step({"action_type": "input_text", "text": text})
+    assert obs["last_action_error"] == ""
+    assert editor_text(handle) == text + "\n"
+    chunks = -(-len(text) // TEXT_CHUNK)
+    assert count(log, "am broadcast -a ADB_INPUT_B64") == chunks  # each chunk typed once
+    assert dev.round_trips - trips == 2  # the typing (all chunks + Enter) and the observation
+
+
+# --- timeouts: never re-send what may have run -------------------------------------------------
+
+
+def slow(seconds: float, prefix: str):
+    """A hook that makes commands starting with `prefix` take `seconds` on the phone."""
+    def hook(cmd: str) -> None:
+        if cmd.startswith(prefix):
+            time.sleep(seconds)
+    return hook
+
+
+def wait_for(predicate, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.05)
+
+
+def test_a_tap_that_times_out_is_not_sent_again(adb, own_phone):
+    handle = own_phone("SIMSLOW1")
+    dev = adb_device(adb, handle, timeout_s=1.0, retries=2)
+    dev.shell("echo warm")
+    log = handle.device.phone.shell_log
+    handle.device.faults.before_shell = slow(2.5, "input tap")
+    t0 = time.monotonic()
+    with pytest.raises(DeviceLostError, match="not re-sent"):
+        dev.tap(10, 20)
+    assert time.monotonic() - t0 < 2.0  # gave up at the first timeout, no retries
+    wait_for(lambda: count(log, "input tap 10 20") >= 1)  # the slow phone did tap, late
+    time.sleep(3.0)  # long enough for any re-sent copy to have arrived
+    assert count(log, "input tap 10 20") == 1
+
+
+def test_a_read_that_times_out_is_read_again(adb, own_phone):
+    handle = own_phone("SIMSLOW2")
+    dev = adb_device(adb, handle, timeout_s=1.0, retries=2)
+    dev.shell("echo warm")
+    slow_once = once(handle, lambda c: c.startswith("getprop"), lambda c: time.sleep(1.5))
+    assert dev.shell("getprop ro.product.model").stdout == "Pixel 6\n"
+    assert slow_once.is_set()
+    assert count(handle.device.phone.shell_log, "getprop ro.product.model") == 2
+
+
+def test_long_typing_gets_a_timeout_that_grows_with_the_text(adb, own_phone):
+    """A phone that types slowly: 3,000 characters take longer than the base timeout, yet
+    arrive exactly once."""
+    handle = own_phone("SIMSLOW3")
+    dev = adb_device(adb, handle, timeout_s=1.5, retries=2)
+    env = make_env(device=dev, task="MarkorCreateNote", obs_mode="text")
+    env.reset(seed=1)
+    open_editor(env)
+    log = handle.device.phone.shell_log
+    log.clear()
+    handle.device.faults.before_shell = slow(2.5, "input text")
+    text = "".join(f"line-{i:05d} " for i in range(250))  # 3,000 ASCII characters
+    t0 = time.monotonic()
+    obs, reward, term, trunc, info = env.step({"action_type": "input_text", "text": text})
+    assert not trunc and obs["last_action_error"] == "", info.get("error")
+    assert time.monotonic() - t0 > 2.5  # it really was slower than the base timeout
+    assert editor_text(handle) == text + "\n"
+    assert count(log, "input text ") == 3  # three chunks, each once
+
+
+def test_resendable_commands():
+    for cmd in ("uiautomator dump /dev/tty", "screencap", "settings get global wifi_on",
+                "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'",
+                "input keyevent KEYCODE_HOME" if False else "am force-stop com.android.settings",
+                "settings put global wifi_on 0 && svc wifi disable", "cat '/sdcard/a;b'"):
+        assert resendable(cmd), cmd
+    for cmd in ("input tap 1 2", "input text 'hi'", "am start -n a/.B", "monkey -p a 1",
+                "content insert --uri content://x --bind a:s:b", "am broadcast -a ADB_INPUT_B64",
+                "settings get global x; input tap 1 1", "echo x >> /sdcard/log",
+                "echo $(input tap 1 1)", "sqlite3 /data/x.db 'DELETE FROM t'", "cat 'unbalanced"):
+        assert not resendable(cmd), cmd
+
+
+# --- uiautomator and screencap -------------------------------------------------------------
+
+
+def test_a_busy_phone_dump_is_retried_then_fails_clearly(adb, own_phone):
+    handle = own_phone("SIMDUMP1")
+    dev = adb_device(adb, handle)
+    log = handle.device.phone.shell_log
+    log.clear()
+    handle.device.faults.dump_idle_failures = 2  # the next two dumps: "could not get idle state"
+    assert dev.ui_elements()  # the third attempt works
+    assert count(log, "uiautomator dump") == 3 and handle.device.faults.dump_idle_failures == 0
+    handle.device.faults.dump_idle_failures = 3
+    with pytest.raises(DeviceError, match="uiautomator dump failed 3 times: ERROR: could not get idle"):
+        dev.ui_elements()
+    # through the env: the step is truncated with the reason
+    env = make_env(device=dev, task="SettingsWifiToggle", obs_mode="text")
+    env.reset(seed=2)
+    handle.device.faults.dump_idle_failures = 3
+    obs, reward, term, trunc, info = env.step({"action_type": "navigate_home"})
+    assert trunc and not term and "could not get idle state" in info["error"]
+    assert info["error"].startswith("DeviceError") and info["error_stage"] == "observation"
+
+
+def test_screenshots_use_raw_screencap(adb, own_phone):
+    handle = own_phone("SIMSHOT1")
+    dev = adb_device(adb, handle)
+    log = handle.device.phone.shell_log
+    log.clear()
+    shot = dev.screenshot()
+    with handle.lock:
+        assert (shot == handle.device.screenshot()).all()
+    assert list(log) == ["screencap"]  # raw RGBA, no `-p` (PNG) fallback
+
+
+# --- launching, drops ----------------------------------------------------------------------
+
+
+def test_am_start_by_component_over_adb(adb, own_phone):
+    handle = own_phone("SIMSTART")
+    dev = adb_device(adb, handle)
+    r = dev.launch("com.android.settings", ".Settings$NetworkDashboardActivity")
+    assert r.ok, r
+    assert "am start -n 'com.android.settings/.Settings$NetworkDashboardActivity'" in \
+        handle.device.phone.shell_log  # one argument, quoted (it holds a `$`)
+    pkg, activity = handle.device.foreground()
+    assert pkg == "com.android.settings" and activity.endswith(".Settings$NetworkDashboardActivity")
+    assert dev.foreground() == (pkg, activity)
+    r = dev.launch("com.android.settings", ".NoSuchActivity")
+    assert not r.ok and "does not exist" in r.stderr
+
+
+def test_a_short_drop_recovers_within_the_retries(adb, own_phone):
+    handle = own_phone("SIMDROP1")
+    dev = adb_device(adb, handle, timeout_s=3.0, retries=3)
+    dev.shell("echo warm")
+    handle.stop()
+    back = threading.Timer(0.3, handle.restart)
+    back.start()
+    try:
+        assert dev.tap(10, 20).ok  # no DeviceLostError: reconnected within the retries
+    finally:
+        back.join()
+    assert count(handle.device.phone.shell_log, "input tap 10 20") == 1
+
+
+# --- device faults end the episode (observation, success check) or fail reset ----------------
+
+
+def test_a_phone_lost_while_observing_truncates_the_step(adb, own_phone):
+    handle = own_phone("SIMLOST2")
+    dev = adb_device(adb, handle, timeout_s=2.0, retries=1)
+    env = make_env(device=dev, task="SettingsWifiToggle", obs_mode="text")
+    env.reset(seed=2)
+    lost = once(handle, lambda c: c.startswith("uiautomator dump"), lambda c: handle.stop())
+    t0 = time.monotonic()
+    obs, reward, term, trunc, info = env.step({"action_type": "open_app", "app_name": "Settings"})
+    assert lost.is_set() and time.monotonic() - t0 < lost_bound(dev)
+    assert trunc and not term and reward == 0.0
+    assert info["error"].startswith("DeviceLostError") and info["error_stage"] == "observation"
+    assert info["action"]["action_type"] == "open_app" and obs["ui_elements"] == ""
+    assert handle.device.foreground()[0] == "com.android.settings"  # the action itself ran
+    obs, reward, term, trunc, info = env.step({"action_type": "navigate_home"})  # the episode is over
+    assert "episode is over" in obs["last_action_error"] or trunc
+    handle.restart()
+    obs, info = env.reset(seed=3)
+    assert obs["ui_elements"]
+
+
+def test_a_phone_lost_during_the_success_check_truncates_the_last_step(adb, own_phone):
+    handle = own_phone("SIMLOST3")
+    dev = adb_device(adb, handle, timeout_s=2.0, retries=1)
+    env = make_env(device=dev, task="SettingsWifiToggle", obs_mode="text")
+    env.reset(seed=2)
+    reads = ("uiautomator dump", "screencap", "dumpsys window")
+    lost = once(handle, lambda c: not c.startswith(reads), lambda c: handle.stop())
+    obs, reward, term, trunc, info = env.step({"action_type": "status", "goal_status": "complete"})
+    assert lost.is_set()
+    assert trunc and not term and reward == 0.0 and info["success"] == 0.0
+    assert info["error"].startswith("DeviceLostError") and info["error_stage"] == "success check"
+    assert obs["ui_elements"]  # the observation was read before the phone went
+
+
+def test_a_phone_lost_during_reset_raises_a_typed_error(adb, own_phone):
+    handle = own_phone("SIMLOST4")
+    dev = adb_device(adb, handle, timeout_s=2.0, retries=1)
+    env = make_env(device=dev, task="SettingsWifiToggle", obs_mode="text")
+    env.reset(seed=2)
+    lost = once(handle, lambda c: c.startswith("input keyevent KEYCODE_HOME; am force-stop"),
+                lambda c: handle.stop())
+    t0 = time.monotonic()
+    with pytest.raises(DeviceLostError, match=r"reset failed \(SettingsWifiToggle\)"):
+        env.reset(seed=3)
+    assert lost.is_set() and time.monotonic() - t0 < lost_bound(dev)
+    with pytest.raises(RuntimeError, match=r"last reset\(\) failed .*DeviceLostError"):
+        env.step({"action_type": "navigate_home"})
+    handle.restart()
+    obs, info = env.reset(seed=3)
+    assert obs["ui_elements"] and info["task"]
+
+
+def test_an_in_process_phone_that_dies_mid_task_set_up():
+    """The same through `SimDevice` alone: its shell raises DeviceLostError from the N-th call."""
+    from antrap_gym.device.sim import SimDevice
+
+    phone = SimDevice()
+    env = make_env(device=phone, task="SettingsWifiToggle", obs_mode="text")
+    env.reset(seed=1)
+    calls = {"n": 0}
+
+    def die_after_one(cmd: str) -> None:
+        calls["n"] += 1
+        if calls["n"] > 1:
+            raise DeviceLostError("simulated phone unplugged")
+
+    phone.faults.before_shell = die_after_one
+    with pytest.raises(DeviceLostError, match=r"reset failed .*unplugged"):
+        env.reset(seed=2)
+    phone.faults.before_shell = None
+    env.reset(seed=2)
+    obs, reward, term, trunc, info = env.step({"action_type": "status", "goal_status": "complete"})
+    assert term and "error" not in info
+    env.reset(seed=2)
+    phone.faults.before_shell = die_after_one
+    calls["n"] = 1
+    obs, reward, term, trunc, info = env.step({"action_type": "status", "goal_status": "complete"})
+    assert trunc and not term and info["error_stage"] == "success check"
+    assert info["error"] == "DeviceLostError: simulated phone unplugged"
+
+
+# --- emulator snapshots, with a fake `adb` -------------------------------------------------
+
+FAKE_ADB = """#!/bin/sh
+# a stand-in for `adb ... emu avd snapshot save|load NAME`: answers as $FAKE_ADB_SAVE / _LOAD say
+echo "$*" >> "$FAKE_ADB_LOG"
+case "$*" in
+  *" emu avd snapshot save "*) mode="$FAKE_ADB_SAVE" ;;
+  *" emu avd snapshot load "*) mode="$FAKE_ADB_LOAD" ;;
+  *) echo "fake adb: unexpected: $*" >&2; exit 1 ;;
+esac
+case "$mode" in
+  OK) echo OK ;;
+  KO) echo "KO: snapshot operation failed" ;;
+  hang) echo $$ > "$FAKE_ADB_LOG.pid"; exec sleep 60 ;;
+esac
+"""
+
+
+@pytest.fixture
+def fake_adb(tmp_path, monkeypatch):
+    exe = tmp_path / "bin" / "adb"
+    exe.parent.mkdir()
+    exe.write_text(FAKE_ADB)
+    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    log = tmp_path / "emu.log"
+    log.write_text("")
+    monkeypatch.setenv("ADBUTILS_ADB_PATH", str(exe))
+    monkeypatch.setenv("FAKE_ADB_LOG", str(log))
+
+    def answers(save: str, load: str = "OK") -> None:
+        monkeypatch.setenv("FAKE_ADB_SAVE", save)
+        monkeypatch.setenv("FAKE_ADB_LOAD", load)
+
+    answers.log = log
+    return answers
+
+
+def emu_calls(fake_adb) -> list[str]:
+    return [ln.split(" emu ", 1)[1] for ln in fake_adb.log.read_text().splitlines()]
+
+
+def test_emulator_detection_by_serial():
+    assert AdbDevice("emulator-5554", connect=False).emulator
+    assert not AdbDevice("127.0.0.1:5555", connect=False).emulator
+    assert AdbDevice("127.0.0.1:5555", connect=False, emulator=True).emulator
+
+
+def test_emulator_snapshot_save_and_load(adb, own_phone, fake_adb):
+    handle = own_phone("SIMEMU01")
+    dev = adb_device(adb, handle, emulator=True, emu_timeout_s=5)
+    fake_adb("OK", "OK")
+    snap = dev.snapshot()
+    assert snap.payload["kind"] == "emulator" and dev.emu_error is None
+    name = snap.payload["name"]
+    log = handle.device.phone.shell_log
+    log.clear()
+    dev.restore(snap)
+    assert emu_calls(fake_adb) == [f"avd snapshot save {name}", f"avd snapshot load {name}"]
+    line = fake_adb.log.read_text().splitlines()[0]
+    assert line.startswith(f"-H 127.0.0.1 -P {adb.port} -s {handle.address} emu ")
+    assert count(log, "am force-stop") == 0  # the snapshot did the reset
+
+
+def test_a_snapshot_the_console_refuses_falls_back_to_force_stop(adb, own_phone, fake_adb):
+    handle = own_phone("SIMEMU02")
+    dev = adb_device(adb, handle, emulator=True, emu_timeout_s=5)
+    fake_adb("KO")
+    snap = dev.snapshot()
+    assert snap.payload == {"kind": "home"} and "KO: snapshot operation failed" in dev.emu_error
+    log = handle.device.phone.shell_log
+    log.clear()
+    dev.restore(snap)
+    assert count(log, "input keyevent KEYCODE_HOME") == 1
+    assert {c for c in log if c.startswith("am force-stop")} == {
+        f"am force-stop {p}" for p in dev.app_packages().values()}
+    # saved, but the load is refused: the same fallback
+    fake_adb("OK", "KO")
+    snap = dev.snapshot()
+    log.clear()
+    dev.restore(snap)
+    assert "KO" in dev.emu_error and count(log, "am force-stop") == len(dev.app_packages())
+
+
+def test_a_hanging_emulator_console_times_out(adb, own_phone, fake_adb):
+    handle = own_phone("SIMEMU03")
+    dev = adb_device(adb, handle, emulator=True, emu_timeout_s=1.0)
+    fake_adb("hang")
+    t0 = time.monotonic()
+    snap = dev.snapshot()
+    assert time.monotonic() - t0 < 4.0
+    assert snap.payload == {"kind": "home"} and "no answer within 1 s" in dev.emu_error
+    pid = int(Path(str(fake_adb.log) + ".pid").read_text())
+    with pytest.raises(ProcessLookupError):  # the hung adb was killed, not left behind
+        for _ in range(50):
+            os.kill(pid, 0)
+            time.sleep(0.05)
+        os.kill(pid, signal.SIGKILL)
+        pytest.fail("the hung `adb emu` is still running")
+
+
+def test_env_resets_fall_back_to_force_stop_and_task_set_up_without_snapshots(adb, own_phone, fake_adb):
+    handle = own_phone("SIMEMU04")
+    dev = adb_device(adb, handle, emulator=True, emu_timeout_s=5)
+    fake_adb("KO")
+    env = make_env(device=dev, task="SettingsWifiToggle", obs_mode="text")
+    phone = handle.device.phone
+    for seed in (1, 2, 3):
+        phone.shell_log.clear()
+        with handle.lock:
+            phone.settings.put("global", "wifi_on", "5")  # something the set-up must undo
+        obs, info = env.reset(seed=seed)
+        assert count(phone.shell_log, "am force-stop com.android.settings") == 1  # went home, stopped
+        assert any(c.startswith("svc wifi ") for c in phone.shell_log)  # the task's own set-up ran
+        starts_on = info["params"]["state"] == "off"  # the switch starts in the opposite state
+        assert phone.settings.get("global", "wifi_on") == ("1" if starts_on else "0")
+    assert emu_calls(fake_adb) == [emu_calls(fake_adb)[0]]  # one save attempt, no loads
+    assert emu_calls(fake_adb)[0].startswith("avd snapshot save antrap_")
+
+
+# --- device names and pools ----------------------------------------------------------------
+
+
+def test_device_name_forms():
+    from antrap_gym.device.adb import parse_device_name
+
+    assert parse_device_name("adb:emulator-5554") == {"serial": "emulator-5554"}
+    assert parse_device_name("adb:") == {"serial": None}
+    assert parse_device_name("adb:127.0.0.1:5555") == {"serial": "127.0.0.1:5555"}
+    assert parse_device_name("adb:10.0.0.2:5037/emulator-5556") == {
+        "serial": "emulator-5556", "host": "10.0.0.2", "port": 5037}
+    assert device_names(["adb:a,adb:b", " sim ", "adb:c,"]) == ["adb:a", "adb:b", "sim", "adb:c"]
+    with pytest.raises(ValueError):
+        parse_device_name("adb:host:notaport/x")
+
+
+def test_adb_serial_names_a_device_on_the_adb_server(adb, phone):
+    """`adb:SERIAL`: that device on the local adb server (5037 unless told otherwise; the
+    test's private server here), connected and driven by name."""
+    assert AdbDevice("emulator-5554", connect=False).port == 5037
+    dev = make_device(f"adb:{phone.address}", port=adb.port)
+    assert isinstance(dev, AdbDevice) and dev.serial == phone.address
+    assert dev.shell("getprop ro.serialno").stdout == "SIMDEV01\n"
+
+
+def resets_by_phone(handles) -> dict[str, list[str]]:
+    """Record every AdbDevice reset each phone sees (one per episode)."""
+    seen: dict[str, list[str]] = {h.address: [] for h in handles}
+    for h in handles:
+        def hook(cmd: str, _addr=h.address) -> None:
+            if cmd.startswith("input keyevent KEYCODE_HOME; am force-stop"):
+                seen[_addr].append(cmd)
+        h.device.faults.before_shell = hook
+    return seen
+
+
+def check_pool_records(rows, names, seen) -> None:
+    assert all(r.get("error") is None for r in rows), [r["error"] for r in rows if r.get("error")]
+    assert all(r["success"] == 1.0 for r in rows)
+    per_phone = {addr: len(v) for addr, v in seen.items()}
+    assert sum(per_phone.values()) == len(rows), per_phone  # every episode ran on one of them
+    assert all(n > 0 for n in per_phone.values()), per_phone  # and both were used
+    if "device" not in rows[0]:
+        pytest.xfail("episode records do not name their device yet (antrap_gym/eval/worker.py)")
+    by_name = {n: sum(r["device"] == n for r in rows) for n in names}
+    assert sorted(by_name.values()) == sorted(per_phone.values()), (by_name, per_phone)
+
+
+@pytest.mark.slow
+def test_two_phones_two_workers_one_device_each(adb, own_phone, tmp_path):
+    import json
+
+    from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
+
+    handles = [own_phone("SIMPOOL1"), own_phone("SIMPOOL2")]
+    seen = resets_by_phone(handles)
+    names = [f"adb:127.0.0.1:{adb.port}/{h.address}" for h in handles]
+    cfg = EvalConfig(agents=[AgentSpec.make("oracle")], suite="antrap-mini", traps="none", variants=2,
+                     devices=names, screens="none")
+    out = tmp_path / "pool"
+    evaluate(cfg, out, workers=2, progress=False, artifacts=False)
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert len(rows) == 2 * len(MINI)
+    check_pool_records(rows, names, seen)
+
+
+@pytest.mark.slow
+def test_cli_eval_with_two_devices(adb, own_phone, tmp_path):
+    import json
+    import shutil
+    import subprocess
+
+    handles = [own_phone("SIMPOOL3"), own_phone("SIMPOOL4")]
+    seen = resets_by_phone(handles)
+    names = [f"adb:127.0.0.1:{adb.port}/{h.address}" for h in handles]
+    out = tmp_path / "cli"
+    antrap = shutil.which("antrap")
+    assert antrap, "the `antrap` console script is not installed (pip install -e .)"
+    res = subprocess.run([antrap, "eval", "--agent", "oracle", "--suite", "antrap-mini", "--traps", "none",
+                          "--variants", "1", "--workers", "2", "--screens", "none", "--out", str(out),
+                          "--device", names[0], "--device", names[1]],
+                         capture_output=True, text=True, timeout=600, env={**adb.env})
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert len(rows) == len(MINI)
+    check_pool_records(rows, names, seen)

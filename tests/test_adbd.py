@@ -455,3 +455,50 @@ def test_module_entry_point_serves_until_sigterm(adb):
         proc.stderr.close()
         if address:
             adb.run("disconnect", address, timeout=10)
+
+
+@needs_adb
+def test_serial_is_the_phones_ro_serialno(adb, phone):
+    assert adb.sh(phone.address, "shell", "getprop", "ro.serialno").stdout == b"SIMTEST01\n"
+    assert b"[ro.serialno]: [SIMTEST01]" in adb.sh(phone.address, "shell", "getprop").stdout
+    # adb itself names a TCP device by its address, as for any `adb connect`ed phone
+    assert adb.state(phone.address) == "device"
+    assert adb.sh(phone.address, "get-serialno").stdout.strip() == phone.address.encode()
+    with serve_in_thread(port=0, serial="OTHER0002") as other:
+        assert other.device.serial == "OTHER0002"
+        assert other.device.shell("getprop ro.serialno").stdout == "OTHER0002\n"
+    assert SimDevice().shell("getprop ro.serialno").stdout == "SIMPHONE0001\n"  # the default
+
+
+@needs_adb
+def test_the_antrap_sim_adbd_console_script(adb):
+    """`antrap sim-adbd` itself (the installed console script): serve, connect with the stock
+    adb, run a command, stop with SIGTERM."""
+    import shutil
+
+    antrap = shutil.which("antrap")
+    assert antrap, "the `antrap` console script is not installed (pip install -e .)"
+    proc = subprocess.Popen([antrap, "sim-adbd", "--port", "0", "--serial", "SIMCONSOLE7"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    address = None
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "sim-adbd printed nothing within 60 s"
+        line = proc.stdout.readline().decode()
+        assert line.startswith("adbd SIMCONSOLE7 listening on 127.0.0.1:"), line
+        address = line.split("listening on ", 1)[1].split()[0]
+        adb.connect(address)
+        assert adb.sh(address, "shell", "getprop", "ro.serialno").stdout == b"SIMCONSOLE7\n"
+        res = adb.sh(address, "shell", "settings put global wifi_on 0; settings get global wifi_on")
+        assert res.returncode == 0 and res.stdout == b"0\n"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+        adb.wait_state(address, "offline")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+        if address:
+            adb.run("disconnect", address, timeout=10)

@@ -66,7 +66,8 @@ RESENDABLE = frozenset({
     ("ime", "set"), ("settings", "get"), ("settings", "list"), ("settings", "put"),
     ("content", "query"), ("am", "force-stop"), ("cat",), ("ls",), ("echo",), ("stat",),
     ("date",), ("id",), ("true",), ("test",), ("grep",), ("head",), ("tail",), ("wc",),
-    ("sleep",),
+    ("sleep",), ("svc", "wifi"), ("svc", "data"), ("svc", "bluetooth"), ("svc", "nfc"),
+    ("cmd", "connectivity", "airplane-mode"), ("cmd", "uimode", "night"),
 })
 _RESENDABLE_FIRST = frozenset(words[0] for words in RESENDABLE)
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "\n"})

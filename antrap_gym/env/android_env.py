@@ -159,6 +159,7 @@ class AndroidEnv(gym.Env):
         terminated = False
         info_extra: dict[str, Any] = {}
         stage = "action"
+        obs: dict[str, Any] | None = None
         try:
             try:
                 act = Action.parse(action)
@@ -184,17 +185,20 @@ class AndroidEnv(gym.Env):
                 info["success"] = reward
             return obs, reward, terminated, truncated, info
         except DeviceError as e:
-            return self._device_fault(e, stage, info_extra)
+            return self._device_fault(e, stage, info_extra, obs)
 
-    def _device_fault(self, e: DeviceError, stage: str, info_extra: dict[str, Any]):
+    def _device_fault(self, e: DeviceError, stage: str, info_extra: dict[str, Any],
+                      obs: dict[str, Any] | None):
         """A device fault ends the episode: truncated, no reward, the reason in
-        info["error"] (and where it happened in info["error_stage"])."""
+        info["error"] (and where it happened in info["error_stage"]). The observation is
+        the one read this step if there was one; a lost phone, or one that just failed to
+        be observed, is not read again."""
         self._done = True
-        # a lost phone, or one that just failed to be observed, is not observed again
-        if stage == "action" and not isinstance(e, DeviceLostError):
-            obs = self._safe_observe()
-        else:
-            obs = self._blank_observation()
+        if obs is None:
+            if stage == "action" and not isinstance(e, DeviceLostError):
+                obs = self._safe_observe()
+            else:
+                obs = self._blank_observation()
         info = self._info()
         info.update(info_extra, error=f"{type(e).__name__}: {e}", error_stage=stage, success=0.0)
         return obs, 0.0, False, True, info
