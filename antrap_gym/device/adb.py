@@ -199,11 +199,12 @@ class AdbDevice(Device):
             if self._v2:
                 c.send_command(f"shell,v2,raw:{cmd}")
                 c.check_okay()
+                sock = c.conn
                 out, err = bytearray(), bytearray()
                 while True:
-                    header = c.read_exact(5)
+                    header = _read_exact(sock, 5)
                     n = int.from_bytes(header[1:5], "little")
-                    data = c.read_exact(n) if n else b""
+                    data = _read_exact(sock, n) if n else b""
                     if header[0] == 1:
                         out += data
                     elif header[0] == 2:
@@ -274,15 +275,15 @@ class AdbDevice(Device):
     def screenshot(self) -> np.ndarray:
         """`screencap` raw (RGBA with a 12- or 16-byte header): several times faster
         than PNG, which is the fallback."""
-        r = self.shell("screencap")
-        data = r.stdout_bytes
-        if r.ok and len(data) >= 16:
+        # the bytes as they came (no text decoding of 10 MB of pixels)
+        data, _err, code = self._run("screencap", self.timeout_s, True)
+        if code == 0 and len(data) >= 16:
             w, h, fmt = struct.unpack("<III", data[:12])
             header = len(data) - w * h * 4
             if fmt == 1 and w > 0 and h > 0 and header in (12, 16):
                 rgba = np.frombuffer(data, np.uint8, w * h * 4, header).reshape(h, w, 4)
                 return np.ascontiguousarray(rgba[..., :3])
-        png = self.shell("screencap -p").stdout_bytes
+        png = self._run("screencap -p", self.timeout_s, True)[0]
         from io import BytesIO
 
         from PIL import Image
@@ -495,6 +496,20 @@ def _input_problem(r: ShellResult, broadcasts: int) -> str:
             return (f"the ADBKeyboard broadcast did not complete ({done} of {broadcasts}): "
                     f"{r.stdout.strip()[-300:]!r}")
     return ""
+
+
+def _read_exact(sock: socket.socket, n: int) -> bytearray:
+    """Exactly n bytes, received in place (adbutils' reader re-copies its buffer on every
+    recv, which costs tens of ms on a 10 MB screenshot)."""
+    buf = bytearray(n)
+    view = memoryview(buf)
+    got = 0
+    while got < n:
+        k = sock.recv_into(view[got:], n - got)
+        if k == 0:
+            raise EOFError(f"the connection closed after {got} of {n} bytes")
+        got += k
+    return buf
 
 
 def _close(c) -> None:
