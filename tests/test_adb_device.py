@@ -504,7 +504,7 @@ def test_am_start_by_component_over_adb(adb, own_phone):
 
 def test_a_short_drop_recovers_within_the_retries(adb, own_phone):
     handle = own_phone("SIMDROP1")
-    dev = adb_device(adb, handle, timeout_s=3.0, retries=3)
+    dev = adb_device(adb, handle, timeout_s=3.0)  # the default 2 retries
     dev.shell("echo warm")
     handle.stop()
     back = threading.Timer(0.3, handle.restart)

@@ -198,7 +198,7 @@ class AdbDevice(Device):
         try:
             if self._v2:
                 c.send_command(f"shell,v2,raw:{cmd}")
-                c.check_okay()
+                _acknowledged(c)
                 sock = c.conn
                 out, err = bytearray(), bytearray()
                 while True:
@@ -212,7 +212,7 @@ class AdbDevice(Device):
                     elif header[0] == 3:
                         return bytes(out), bytes(err), data[0] if data else 255
             c.send_command(f"shell:{cmd}; echo {_V1_EXIT}$?")
-            c.check_okay()
+            _acknowledged(c)
             raw = c.read_until_close(encoding=None)
             at = raw.rfind(_V1_EXIT.encode())
             if at < 0:
@@ -496,6 +496,24 @@ def _input_problem(r: ShellResult, broadcasts: int) -> str:
             return (f"the ADBKeyboard broadcast did not complete ({done} of {broadcasts}): "
                     f"{r.stdout.strip()[-300:]!r}")
     return ""
+
+
+def _acknowledged(c) -> None:
+    """Wait for the device to take the stream (its OKAY to our OPEN, relayed by the adb
+    server). Refused, or the connection closed first (a transport that was already
+    dead): `_Unsent` -- the device never started the command, so it may be sent again.
+    No answer in time stays ambiguous (a frozen device may still run the queued OPEN)."""
+    adbutils = _adbutils()
+    try:
+        c.check_okay()
+    except adbutils.AdbTimeout:
+        raise
+    except (adbutils.AdbError, EOFError, ConnectionError) as e:
+        raise _Unsent(f"the device did not take the command: {e}") from e
+    except OSError as e:
+        if isinstance(e, TimeoutError):
+            raise
+        raise _Unsent(f"the device did not take the command: {e}") from e
 
 
 def _read_exact(sock: socket.socket, n: int) -> bytearray:
