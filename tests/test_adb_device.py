@@ -645,6 +645,8 @@ def test_emulator_detection_by_serial():
     assert AdbDevice("emulator-5554", connect=False).emulator
     assert not AdbDevice("127.0.0.1:5555", connect=False).emulator
     assert AdbDevice("127.0.0.1:5555", connect=False, emulator=True).emulator
+    # `adb emu` dials the console on this machine: not for an emulator behind a remote server
+    assert not AdbDevice("emulator-5554", host="10.0.0.2", connect=False).emulator
 
 
 def test_emulator_snapshot_save_and_load(adb, own_phone, fake_adb):

@@ -132,13 +132,17 @@ class AdbDevice(Device):
                  timeout_s: float = 15.0, retries: int = 2, connect: bool | None = None,
                  emulator: bool | None = None, emu_timeout_s: float = 120.0) -> None:
         """`emulator`: whether `adb emu` reaches this device's console for snapshot resets
-        (None: serials `emulator-NNNN`); `emu_timeout_s` bounds each `adb emu` call."""
+        (None: a serial `emulator-NNNN` on a local adb server -- `adb emu` talks to the
+        console port on *this* machine, so an emulator behind a remote server is reset
+        like a phone); `emu_timeout_s` bounds each `adb emu` call."""
         adbutils = _adbutils()
         self.host, self.port = host, port
         self.serial = serial
         self.timeout_s = timeout_s
         self.retries = retries
-        self.emulator = emulator if emulator is not None else bool(serial and serial.startswith("emulator-"))
+        local = host in ("127.0.0.1", "localhost", "::1")
+        self.emulator = emulator if emulator is not None else bool(
+            local and serial and serial.startswith("emulator-"))
         self.emu_timeout_s = emu_timeout_s
         #: why the last emulator snapshot command failed (None: it worked or none was tried)
         self.emu_error: str | None = None
