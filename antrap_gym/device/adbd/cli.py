@@ -15,7 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options, for this module's own parser and for a subcommand of `antrap`."""
     parser.add_argument("--port", type=int, default=5555, help="TCP port (0: let the OS choose)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default loopback)")
-    parser.add_argument("--serial", default=DEFAULT_SERIAL, help="the phone's serial number (getprop ro.serialno) and its name in logs")
+    parser.add_argument("--serial", default=DEFAULT_SERIAL,
+                        help="the phone's serial number (getprop ro.serialno) and its name in logs")
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help="log connections (-v) or every message (-vv) to stderr")
     return parser
