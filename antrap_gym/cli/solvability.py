@@ -35,7 +35,7 @@ def main(args: argparse.Namespace) -> int:
         table.add_column(col, justify="right" if col not in ("trap", "layer") else "left")
     for t, a in results.items():
         d = a.to_dict()
-        table.add_row(t, a.layer, str(a.trapped_episodes), str(a.events),
+        table.add_row(t, a.layer, f"{a.trapped_episodes}/{a.episodes}", str(a.events),
                       f"{d['solvable_rate']:.1%}", f"{d['oracle_success_rate']:.1%}",
                       f"{a.recovered_events}/{a.events}", f"{d['mean_extra_steps']:.2f}")
     console.print(table)

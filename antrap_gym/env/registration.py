@@ -11,16 +11,17 @@ FACTORY = "antrap_gym.env.registration:make_env"
 
 def make_env(traps: Any = None, verify_solvable: bool = False, budget_factor: float | None = None,
              **env_kwargs: Any):
-    """An AndroidEnv, wrapped in the trap stack `traps` (ids, layers, dicts or YAML)."""
+    """An AndroidEnv, wrapped in the trap stack `traps` (ids, layers, dicts or YAML).
+
+    `budget_factor` (when given) is every trap's; otherwise each trap's own setting
+    from its config, else x1.15."""
     from antrap_gym.env.android_env import AndroidEnv
 
     env = AndroidEnv(**env_kwargs)
     if traps:
         from antrap_gym.traps import wrap
-        from antrap_gym.traps.base import BUDGET_FACTOR
 
-        env = wrap(env, traps, verify_solvable=verify_solvable,
-                   budget_factor=BUDGET_FACTOR if budget_factor is None else budget_factor)
+        env = wrap(env, traps, verify_solvable=verify_solvable, budget_factor=budget_factor)
     return env
 
 

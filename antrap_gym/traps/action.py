@@ -25,12 +25,24 @@ REVERSE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 
 
 class ActionTrap(TrapWrapper):
-    """Armed at a scheduled step, fires on the next action it can perturb."""
+    """Armed at a scheduled step, fires on the next action it can perturb.
+
+    With `at_least_once` the first firing is armed from the first eligible step,
+    so it lands on the agent's earliest action it applies to: an agent may stop
+    right after any action, so no later placement can guarantee a firing."""
+
+    guarantee_at = "first"
+    pulls_forward = False  # a `status` or an `answer` has nothing to perturb
 
     def on_reset(self) -> None:
         self._armed: list[tuple[int, Firing]] = []
+        self._check_after: dict[str, Any] | None = None
+
+    def armed(self) -> bool:
+        return bool(self._armed)
 
     def before_action(self, t: int, action: Any) -> Any:
+        self._check_after = None
         hit = self.firing_at(t)
         if hit is not None:
             self._armed.append(hit)
@@ -47,16 +59,16 @@ class ActionTrap(TrapWrapper):
         pre = self.where()
         self._armed.pop(0)
         event = self.record(t, 1, params=params,
-                            substituted={"intended": act.to_dict(), "executed": new}, pre=pre)
+                            substituted={"intended": act.to_dict(), "executed": new}, pre=pre,
+                            k=k)
+        event["armed_at"] = firing.step
         self._check_after = event
         return new
 
-    def step(self, action: Any):
-        self._check_after = None
-        result = super().step(action)
+    def after_step(self, t: int, done: bool) -> None:
         if self._check_after is not None:
             self.check_solvable(self._check_after)
-        return result
+            self._check_after = None
 
     def perturb(self, act: Action, rng: np.random.Generator) -> tuple[dict, dict] | None:
         raise NotImplementedError
@@ -91,13 +103,14 @@ def _pointed(act: Action, x: int, y: int, kind: str | None = None) -> dict[str, 
 
 @register_trap
 class GroundingError(ActionTrap):
-    """The tap lands 20-50 px away, in a random direction."""
+    """The tap lands 20-50 px away, in a random direction: a tap, long press or
+    double tap, or the tap that focuses the field an `input_text` names."""
 
     trap_type = "grounding_error"
     defaults = {"min_px": 20, "max_px": 50}
 
     def perturb(self, act, rng):
-        if act.action_type not in POINTED:
+        if act.action_type not in POINTED and act.action_type != "input_text":
             return None
         p = self.target_point(act)
         if p is None:
@@ -177,7 +190,8 @@ class IntentDeviation(ActionTrap):
             if target is not None and self.keeps_solvable(_pointed(act, *target.center)):
                 x, y = target.center
                 return _pointed(act, x, y), {"mode": "antonym", "from_label": here.label,
-                                             "to_label": target.label, "to": [x, y]}
+                                             "to_label": target.label, "from": list(p),
+                                             "to": [x, y]}
         # 2. a nearby clickable element
         w, h = self.base.screen_size
         radius = self.params["radius"] * min(w, h)
@@ -189,7 +203,8 @@ class IntentDeviation(ActionTrap):
             new = _pointed(act, x, y)
             if self.keeps_solvable(new):
                 return new, {"mode": "nearby", "from_label": here.label if here else "",
-                             "to_label": _label_within(target, els), "to": [x, y]}
+                             "to_label": _label_within(target, els), "from": list(p),
+                             "to": [x, y], "radius_px": round(radius, 1)}
         return None
 
     def _eligible(self, e: UIElement, els: list[UIElement], p: tuple[int, int]) -> bool:

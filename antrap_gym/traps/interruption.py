@@ -69,6 +69,11 @@ class ExternalInterruption(TrapWrapper):
         phone = getattr(self.base.device, "phone", None)
         self._seen_log = len(phone.wm.overlay_log) if phone is not None else 0
 
+    def recovery_blocked(self) -> bool:
+        # a virtual overlay is not on the phone: the phone underneath looks untouched
+        # while the pop-up still swallows every tap
+        return self._virtual is not None
+
     # --- firing -----------------------------------------------------------------------
     def before_observation(self, t, obs):
         self._collect_results()
@@ -94,7 +99,7 @@ class ExternalInterruption(TrapWrapper):
                                           "buttons": [b.label for b in ov.buttons],
                                           "countdown": ov.countdown,
                                           "virtual": not native},
-                            substituted={"result": None}, pre=pre)
+                            substituted={"result": None}, pre=pre, k=k)
         self._events[ident] = event
         if not native:
             dark = base.device.shell("settings get secure ui_night_mode").stdout.strip() == "2"

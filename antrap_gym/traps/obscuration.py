@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from antrap_gym.device.elements import BoundingBox, serialize_elements
-from antrap_gym.traps import repaint
+from antrap_gym.device.elements import BoundingBox
+from antrap_gym.traps import repaint, view
 from antrap_gym.traps.base import TrapWrapper
 from antrap_gym.traps.schedule import TriggerSchedule
 from antrap_gym.traps.taxonomy import register_trap
@@ -42,22 +42,27 @@ class VisualObscuration(TrapWrapper):
             targets, styles = list(self.params["targets"]), list(self.params["styles"])
             target = targets[int(rng.integers(len(targets)))]
             style = styles[int(rng.integers(len(styles)))]
-            rect, what = self._pick(target, rng, obs)
+            items = view.entries(obs["ui_elements"])
+            rect, what, picked = self._pick(target, rng, obs, items)
             color = PATCH_COLORS[int(rng.integers(len(PATCH_COLORS)))]
             self._cover = (rect, style, color)
-            event = self.record(t, firing.duration,
-                                params={"target": target, "style": style, "rect": list(rect)},
-                                substituted={"covered": what})
+            params = {"target": target, "style": style, "rect": list(rect)}
+            if picked != target:
+                params["picked"] = picked  # e.g. no key element on this screen: a random one
+            event = self.record(t, firing.duration, params=params,
+                                substituted={"covered": what}, k=k)
             self.check_solvable(event)
         if self._cover is None:
             return obs
-        return self._apply(obs)
+        return self._apply(t, obs)
 
     def _hide(self) -> bool:
         h = self.params["hide_elements"]
         return (self.base.obs_mode == "text") if h is None else bool(h)
 
-    def _apply(self, obs: dict[str, Any]) -> dict[str, Any]:
+    def _apply(self, t: int, obs: dict[str, Any]) -> dict[str, Any]:
+        """Cover the picture the inner traps produced; drop what it hides from
+        their elements (the remaining lines keep their indices)."""
         rect, style, color = self._cover
         new = dict(obs)
         if "screenshot" in obs:
@@ -67,46 +72,47 @@ class VisualObscuration(TrapWrapper):
             else:
                 repaint.cover(img, rect, color)
             new["screenshot"] = img
+        view.add_cover(self.base, t, rect)
         if self._hide():
-            els = self.base.elements
-            keep = [(i, e) for i, e in enumerate(els) if not _mostly_inside(e.bbox_pixels, rect)]
-            lines = serialize_elements([e for _, e in keep]).splitlines()
-            # keep the true indices so index-addressed actions still mean what they meant
-            new["ui_elements"] = "\n".join(f"[{i}]" + ln.split("]", 1)[1]
-                                           for (i, _), ln in zip(keep, lines))
+            items = view.entries(obs["ui_elements"])
+            new["ui_elements"] = view.render(
+                [it for it in items if not _mostly_inside(it.element.bbox_pixels, rect)])
         return new
 
-    def _pick(self, target: str, rng, obs) -> tuple[tuple[int, int, int, int], str]:
-        base = self.base
-        w, h = base.screen_size
-        els = [e for e in base.elements if e.bbox_pixels is not None and e.label
+    def _pick(self, target: str, rng, obs, items: list[view.Entry]
+              ) -> tuple[tuple[int, int, int, int], str, str]:
+        """(rectangle, what it covers, the target kind actually used) among the
+        elements the agent is shown."""
+        w, h = self.base.screen_size
+        shown = [it.element for it in items]
+        els = [e for e in shown if e.bbox_pixels is not None and e.label
                and e.bbox_pixels.width * e.bbox_pixels.height < 0.5 * w * h]
         if target == "key_element":
-            key = self._key_element()
+            key = self._key_element(obs, shown)
             if key is not None:
-                return _pad(key, w, h), key_label(key, base.elements)
+                return _pad(key, w, h), key_label(key, shown), "key_element"
             target = "random_element"
         if target == "random_element" and els:
             e = els[int(rng.integers(len(els)))]
-            return _pad(e.bbox_pixels, w, h), e.label
+            return _pad(e.bbox_pixels, w, h), e.label, "random_element"
         rw, rh = int(w * rng.uniform(0.25, 0.45)), int(h * rng.uniform(0.12, 0.25))
         x0, y0 = int(rng.integers(0, w - rw)), int(rng.integers(int(h * 0.05), h - rh - int(h * 0.05)))
-        return (x0, y0, x0 + rw, y0 + rh), "region"
+        return (x0, y0, x0 + rw, y0 + rh), "region", "region"
 
-    def _key_element(self) -> BoundingBox | None:
-        """Where the oracle would touch next on this screen."""
+    def _key_element(self, obs: dict[str, Any], shown: list) -> BoundingBox | None:
+        """Where the oracle would touch next on the screen as shown."""
         from antrap_gym.agents.oracle import OracleAgent
 
         base = self.base
         oracle = OracleAgent()
         oracle.reset(base, {}, {})
         try:
-            act = oracle.act(base.observe(), {})
+            act = oracle.act(obs, {})
         except Exception:  # the oracle is a guide here, never a failure
             return None
         if "x" not in act:
             return None
-        hits = [e for e in base.elements if e.bbox_pixels is not None
+        hits = [e for e in shown if e.bbox_pixels is not None
                 and e.bbox_pixels.contains(act["x"], act["y"])]
         if not hits:
             return None

@@ -79,3 +79,14 @@ def _clamp(img: np.ndarray, rect: tuple[int, int, int, int]) -> tuple[int, int, 
     h, w = img.shape[:2]
     x0, y0, x1, y1 = rect
     return max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+
+
+def reicon(img: np.ndarray, b: BoundingBox, icon: str, checkable: bool, checked: bool,
+           dark: bool, density: float) -> None:
+    """Draw an icon button (its icon, in its state's colour) over its bounds."""
+    bg = background_of(img, b)
+    cv.fill(img, (b.x_min, b.y_min, b.x_max, b.y_max), bg)
+    p = Painter(img, DARK if dark else LIGHT, density, {})
+    v = View("icon_button", (b.x_min, b.y_min, b.x_max, b.y_max), icon=icon, checkable=checkable,
+             checked=checked)
+    p.draw(v, None, bg)
