@@ -5,7 +5,9 @@
 - capture + restore of a trapped environment stack;
 - scoring one reply at a training state (restore, execute, oracle distance);
 - rollout steps/s with one batched `generate` for N environments vs one at a time
-  (the tiny policy, random weights, replies capped at --tokens new tokens);
+  (the tiny policy, random weights, replies capped at --tokens new tokens), with the
+  environments in this process and in async vector env worker processes;
+- state gathering for step-level GRPO, states/s, in-process vs worker processes;
 - GRPO step time at step and episode granularity (the tiny policy, CPU).
 
 Results go in docs/benchmarks.md.
@@ -69,40 +71,75 @@ def bench_state(n: int = 200) -> dict[str, float]:
             sorted(times)[int(0.9 * len(times))], "states": len(states)}
 
 
-def bench_rollout(model_dir: Path, envs: tuple[int, ...] = (1, 4, 8), steps: int = 24,
-                  tokens: int = 48) -> dict[int, float]:
+def bench_rollout(model_dir: Path, envs: tuple[int, ...] = (1, 4, 8), steps: int = 48, tokens: int = 48,
+                  backends: tuple[str, ...] = ("sync", "async")) -> dict[str, dict[int, float]]:
+    """Policy-driven rollout steps/s: N environments in a `RolloutPool`, the policy's
+    replies generated in ONE batched `generate` per turn, or one environment at a
+    time (N calls); environments in this process or in async vector env workers."""
     from antrap_gym.agents.policy import PolicyConfig
-    from antrap_gym.env.registration import make_env
     from training.config import load_config
     from training.live_policy import BatchedPolicy
     from training.tiny import load_policy
+    from training.workers import RolloutPool
 
     cfg = load_config(None, ["model.device=cpu"])
     model, tok = load_policy(cfg.model, model_dir)
     policy = BatchedPolicy(model, tok, PolicyConfig(observation="text"), max_new_tokens=tokens)
     policy.eos = []  # always generate `tokens` tokens: equal work per reply at every batch size
+    tasks = ["SettingsWifiToggle", "ContactsAddContact", "MarkorCreateNote", "SettingsBrightness"]
+    out: dict[str, dict[int, float]] = {}
+    for backend in backends:
+        for mode in ("batched", "one_at_a_time"):
+            rates = {}
+            for n in envs:
+                if mode == "one_at_a_time" and n == 1:
+                    continue
+                with RolloutPool({"obs_mode": "text"}, n, backend=backend) as pool:
+                    def reset(slots, k):
+                        got = pool.reset({s: (k + s, {"task": tasks[(k + s) % len(tasks)]}) for s in slots})
+                        return {s: (t, policy.session(t.obs["goal"], t.screen_size)) for s, t in got.items()}
+                    live = reset(range(n), 0)
+                    done = 0
+                    t0 = time.perf_counter()
+                    while done < steps:
+                        slots = sorted(live)
+                        sess = [live[s][1] for s in slots]
+                        obs = [live[s][0].obs for s in slots]
+                        if mode == "batched":
+                            acts = policy.act_batch(sess, obs, seed=done)
+                        else:
+                            acts = [policy.act_batch([x], [o], seed=done)[0] for x, o in zip(sess, obs)]
+                        stepped = pool.step({s: a for s, (a, _) in zip(slots, acts)})
+                        ended = [s for s, t in stepped.items() if t.done]
+                        for s, t in stepped.items():
+                            live[s] = (t, live[s][1])
+                        live.update(reset(ended, 100 + done))
+                        done += n
+                    rates[n] = done / (time.perf_counter() - t0)
+            out[f"{backend}/{mode}"] = rates
+    return out
+
+
+def bench_gather(num_envs: int = 2, rounds: int = 3) -> dict[str, float]:
+    """Step-level state gathering (oracle episodes under pop-ups, capture + the oracle's
+    distance at every step): states/s with the environments in-process vs in workers."""
+    from antrap_gym.agents.policy import PolicyConfig
+    from training.states import StateGatherer
+
     out = {}
-    for n in envs:
-        pool = [make_env(obs_mode="text", suite="antrap-mini") for _ in range(n)]
-        obs = []
-        sessions = []
-        for i, e in enumerate(pool):
-            o, _ = e.reset(seed=i)
-            obs.append(o)
-            sessions.append(policy.session(o["goal"], e.unwrapped.screen_size))
-        done = 0
-        t = time.perf_counter()
-        while done < steps:
-            acts = policy.act_batch(sessions, obs, seed=done)
-            for i, (e, (a, _)) in enumerate(zip(pool, acts)):
-                obs[i], _, term, trunc, _ = e.step(a)
-                if term or trunc:
-                    obs[i], _ = e.reset(seed=100 + done + i)
-                    sessions[i] = policy.session(obs[i]["goal"], e.unwrapped.screen_size)
-            done += n
-        out[n] = done / (time.perf_counter() - t)
-        for e in pool:
-            e.close()
+    for backend in ("sync", "async"):
+        g = StateGatherer(tasks=["ContactsAddContact", "MarkorCreateNote", "SettingsWifiToggle"],
+                          variants=[3, 4], stack=[{"type": "external_interruption", "p": 0.3}],
+                          policy=PolicyConfig(observation="text"), num_envs=num_envs, rollout=backend)
+        try:
+            g.oracle_states(np.random.default_rng(99))  # warm-up (worker start, imports)
+            n = 0
+            t0 = time.perf_counter()
+            for k in range(rounds):
+                n += len(g.oracle_states(np.random.default_rng(k)))
+            out[backend] = n / (time.perf_counter() - t0)
+        finally:
+            g.close()
     return out
 
 
@@ -137,8 +174,10 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         model_dir = build_tiny_policy(work / "tiny")
         print("state capture / scoring:", bench_state())
-        print(f"rollout steps/s (tiny policy, {args.tokens} new tokens per reply):",
-              {n: round(v, 1) for n, v in bench_rollout(model_dir, tokens=args.tokens).items()})
+        print(f"rollout steps/s (tiny policy, {args.tokens} new tokens per reply):")
+        for key, rates in bench_rollout(model_dir, tokens=args.tokens).items():
+            print(f"  {key}:", {n: round(v, 1) for n, v in rates.items()})
+        print("state gathering, states/s (2 envs):", {k: round(v, 1) for k, v in bench_gather().items()})
         print("GRPO step time:", bench_grpo(model_dir, work))
     return 0
 

@@ -53,6 +53,33 @@ def test_every_shipped_config_loads_and_names_its_trap_setting():
             assert stack == []
 
 
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "configs" / "train").glob("*.yaml")))
+def test_every_shipped_config_gathers_training_states_on_the_cpu(name):
+    """Each config's environment side as GRPO runs it: its trap stack over its tasks
+    yields decision points the oracle can finish from, trapped ones under traps."""
+    import numpy as np
+
+    from training.states import StateGatherer
+
+    cfg = load_config(ROOT / "configs" / "train" / f"{name}.yaml")
+    stack = cfg.trap_stack()
+    tasks = cfg.tasks()
+    g = StateGatherer(tasks=tasks, variants=cfg.variant_seeds(), stack=stack, policy=cfg.policy_config(),
+                      obs_mode=cfg.obs_mode(), max_steps=cfg.env.max_steps, num_envs=2,
+                      rollout=cfg.grpo.rollout)
+    try:
+        states = []
+        for k in range(4):
+            states += g.oracle_states(np.random.default_rng(k))
+    finally:
+        g.close()
+    assert states and all(s.distance >= 0 and s.task in tasks for s in states)
+    if stack:
+        assert any(s.trapped for s in states), f"{name}: no trap acted in 8 oracle episodes"
+    else:
+        assert not any(s.trapped for s in states)
+
+
 def test_unknown_keys_and_bad_values_are_clear_errors(tmp_path):
     with pytest.raises(ConfigError, match=r"unknown config key 'sft.lrr' \(did you mean 'lr'\?\)"):
         load_config(None, ["sft.lrr=1"])

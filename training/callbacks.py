@@ -29,6 +29,8 @@ STATE_FILE = "trainer_state.json"
 
 #: TRL / transformers log keys renamed to the file's short names
 RENAME = {"learning_rate": "lr", "grad_norm": "grad_norm"}
+#: TRL's names for figures logged under a plainer name too
+ALIASES = {"rewards/parse_reward/mean": "parse_rate", "rewards/success_reward/mean": "success_rate"}
 
 
 def _jsonable(v: Any) -> Any:
@@ -138,6 +140,8 @@ class MetricsCallback(TrainerCallback):
                                "wall_s": round(now - self._t0, 3)}
         for k, v in logs.items():
             row[RENAME.get(k, k)] = v
+            if k in ALIASES:
+                row[ALIASES[k]] = v
         tokens = logs.get("num_tokens", state.num_input_tokens_seen or None)
         dt = now - self._last_t
         if tokens is not None and self._last_tokens is not None and dt > 0 and tokens >= self._last_tokens:

@@ -120,8 +120,9 @@ def grpo_args(config: TrainConfig, out: Path):
         remove_unused_columns=False,
         **vllm_kwargs(config),
     )
-    # the last reward function of each granularity is success, logged with weight 0
-    kw["reward_weights"] = [w.format, w.validity, w.progress, 0.0] if g.granularity == "step" else [1.0, 0.0]
+    # after the scored rewards come success and the parse rate, logged with weight 0
+    kw["reward_weights"] = [w.format, w.validity, w.progress, 0.0, 0.0] if g.granularity == "step" \
+        else [1.0, 0.0, 0.0]
     kw.update(g.extra)
     return GRPOConfig(**kw)
 

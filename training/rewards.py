@@ -183,7 +183,11 @@ class StepRewarder:
             """Logged with weight 0: the share of replies that finished the task."""
             return [float(self.outcome(s, c).success) for s, c in zip(state_id, completions)]
 
-        return [format_reward, validity_reward, progress_reward, success_reward]
+        def parse_reward(prompts=None, completions=None, state_id=None, **_):
+            """Logged with weight 0: the parse rate (replies usable in any supported style)."""
+            return [float(self.outcome(s, c).format > 0) for s, c in zip(state_id, completions)]
+
+        return [format_reward, validity_reward, progress_reward, success_reward, parse_reward]
 
     def close(self) -> None:
         for env in self._scratch.values():

@@ -100,7 +100,7 @@ class EpisodeRollout:
                         "session": PolicySession(t.obs.get("goal") or "", t.screen_size, self.policy.config,
                                                  lenient=True),
                         "prompt": None, "completion": [], "logprobs": [], "mask": [], "history": [],
-                        "last_ended": True})
+                        "last_ended": True, "replies": 0, "parsed": 0})
         turn = 0
         while True:
             need = self._run_queued(eps)
@@ -129,7 +129,10 @@ class EpisodeRollout:
                 ep["mask"] += [1] * len(gen.completion_ids)
                 ep["last_ended"] = bool(gen.completion_ids) and gen.completion_ids[-1] in self.policy.eos
                 ep["history"].append({"role": "assistant", "content": gen.text})
-                actions[ep["slot"]] = ep["session"].decode(gen.text).action
+                decision = ep["session"].decode(gen.text)
+                ep["replies"] += 1
+                ep["parsed"] += decision.error is None
+                actions[ep["slot"]] = decision.action
             self._step(eps, actions)
             for ep in need:
                 ctx = len(ep["prompt"]) + len(ep["completion"])
@@ -190,7 +193,8 @@ class EpisodeRollout:
         return {"prompt_ids": [ep["prompt"] for ep in eps],
                 "completion_ids": [ep["completion"] for ep in eps],
                 "logprobs": [ep["logprobs"] for ep in eps], "env_mask": [ep["mask"] for ep in eps],
-                "episode_reward": rewards, "episode_success": successes, "episode_turns": turns}
+                "episode_reward": rewards, "episode_success": successes, "episode_turns": turns,
+                "episode_parse_rate": [ep["parsed"] / ep["replies"] if ep["replies"] else 0.0 for ep in eps]}
 
     # --- rewards ----------------------------------------------------------------------------
     def reward_funcs(self) -> list:
@@ -201,7 +205,11 @@ class EpisodeRollout:
             """Logged with weight 0: the share of episodes that succeeded."""
             return [float(r) for r in episode_success]
 
-        return [outcome_reward, success_reward]
+        def parse_reward(prompts=None, completions=None, episode_parse_rate=None, **_):
+            """Logged with weight 0: the share of the episode's replies that parsed."""
+            return [float(r) for r in episode_parse_rate]
+
+        return [outcome_reward, success_reward, parse_reward]
 
     def stats(self) -> dict[str, Any]:
         return {"episodes": self.episodes, "episode_success_rate":
