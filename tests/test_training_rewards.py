@@ -104,9 +104,11 @@ def test_outcomes_are_cached_and_match_a_fresh_execution(popup_states):
     assert b.outcome(s.id, text) == first
     funcs = a.reward_funcs()
     assert [f.__name__ for f in funcs] == ["format_reward", "validity_reward", "progress_reward",
-                                           "success_reward"]
+                                           "success_reward", "parse_reward"]
     vals = [f(completions=[text], state_id=[s.id])[0] for f in funcs]
-    assert vals == [first.format, first.valid, first.progress, float(first.success)]
+    assert vals == [first.format, first.valid, first.progress, float(first.success), float(first.format > 0)]
+    garbage = [f(completions=["no action here"], state_id=[s.id])[0] for f in funcs]
+    assert garbage[0] == garbage[-1] == 0.0  # unparseable: no format credit, not counted as parsed
     a.close()
     b.close()
 
