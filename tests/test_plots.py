@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from antrap_gym.eval import AgentSpec, EvalConfig, evaluate, load_records, summarize
+from antrap_gym.eval.metrics import to_json
 from antrap_gym.eval.plots import PALETTE, write_plots
 
 NAMES = ("success_by_trap.png", "drop_by_layer.png")
@@ -93,7 +94,8 @@ def test_drop_plot_shows_a_drop(records: list[dict[str, Any]], tmp_path: Path) -
 
 def test_missing_settings_and_nans(records: list[dict[str, Any]], run_dir: Path, tmp_path: Path) -> None:
     """One agent without some traps (NaN rates, absent layers), another with only clean
-    episodes, and the summary read back from JSON (NaN literals): still two valid figures."""
+    episodes, and the summary read back from JSON (nulls for the missing figures, as
+    summary.json has them): still two valid figures."""
     some = [r for r in records if not (r["agent"] == "random" and r["setting"] in
                                        ("loop", "external_interruption", "temporal_conflict",
                                         "visual_hallucination"))]
@@ -102,10 +104,12 @@ def test_missing_settings_and_nans(records: list[dict[str, Any]], run_dir: Path,
     s = summarize(some)
     assert "thinking" not in s["agents"]["random"]["layers"]
     assert not s["agents"]["clean-only"]["traps"]
-    paths = write_plots(json.loads(json.dumps(s)), tmp_path / "gaps")
-    for p in paths:
-        img = pixels(p)
-        assert img.shape[1] >= 800 and img.std() > 20
+    strict = json.loads(to_json(s))
+    assert strict["agents"]["clean-only"]["trap_average"] is None
+    for name, summary in (("gaps", s), ("gaps-json", strict)):
+        for p in write_plots(summary, tmp_path / name):
+            img = pixels(p)
+            assert img.shape[1] >= 800 and img.std() > 20
     stored = json.loads((run_dir / "summary.json").read_text())
     for p in write_plots(stored, tmp_path / "stored"):
         assert pixels(p).std() > 20

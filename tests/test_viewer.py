@@ -406,3 +406,42 @@ def test_swipe_arrows_render_where_they_point(swipe_record: tuple[Path, dict[str
         bx, by = x0 - ux * 0.25 * length, y0 - uy * 0.25 * length
         if 0 <= bx < w and 0 <= by < h:
             assert not blue(i, bx, by), (i, "behind the start")
+
+
+def test_text_mode_screens_painted_afterwards_match_screens_painted_live(tmp_path: Path, monkeypatch) -> None:
+    """On the simulated phone, text-mode episodes keep a phone snapshot per step and paint only
+    the kept episodes' screens at the end: the very frames a live capture paints, trap
+    overlays included, and the phone is left as the episode left it."""
+    import antrap_gym.eval.worker as worker
+    from antrap_gym.eval.worker import EpisodeRunner
+
+    cfg = EvalConfig(agents=[AgentSpec.make("replay"), AgentSpec.make("random")], suite="antrap-mini",
+                     traps="external_interruption,loop", screens="all")
+    specs = [s for s in cfg.episodes() if s.task in ("ContactsAddContact", "SettingsWifiToggle")]
+
+    def run(out: Path, live: bool) -> tuple[list[dict[str, Any]], list[Any]]:
+        if live:  # no device counts as the simulated phone: every frame painted as it happens
+            monkeypatch.setattr(worker, "SimDevice", type("NotASim", (), {}))
+        runner = EpisodeRunner(cfg, out)
+        try:
+            recs, phones = [], []
+            for spec in specs:
+                recs.append(runner.run(spec))
+                env = runner.env(cfg.setting(spec.setting), "text")
+                phones.append(env.unwrapped.device.snapshot().payload)  # the phone after it
+            return recs, phones
+        finally:
+            runner.close()
+            monkeypatch.undo()
+
+    (later, after_later), (live, after_live) = run(tmp_path / "later", False), run(tmp_path / "live", True)
+    assert len(later) == len(live) == 12
+    assert after_later == after_live
+    n = 0
+    for a, b in zip(later, live, strict=True):
+        assert {k: v for k, v in a.items() if k != "wall_s"} == {k: v for k, v in b.items() if k != "wall_s"}
+        assert len(a["screens"]["files"]) == len(a["trajectory"]) + 1
+        for f in a["screens"]["files"]:
+            assert (tmp_path / "later" / f).read_bytes() == (tmp_path / "live" / f).read_bytes(), f
+            n += 1
+    assert n > 50

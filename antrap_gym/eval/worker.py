@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from antrap_gym.device.protocol import Snapshot
+from antrap_gym.device.sim import SimDevice
 from antrap_gym.env.registration import make_env
 from antrap_gym.eval.errors import INFRASTRUCTURE, error_kind
 from antrap_gym.eval.spec import EpisodeSpec, EvalConfig
@@ -64,7 +66,7 @@ class EpisodeRunner:
             env = self.env(setting, obs_mode)
             attempts = 0
             while True:
-                frames: list[np.ndarray] = []
+                frames: list[Any] = []
                 capture = self._capture(env, frames) if self.config.screens != "none" else None
                 trap_seed = spec.trap_seed(attempts)
                 res = run_episode(env, agent, seed=spec.task_seed,
@@ -78,7 +80,7 @@ class EpisodeRunner:
             keep = self.config.screens == "all" or (
                 self.config.screens == "failed" and (res.success < 1.0 or res.error))
             if keep and frames and self.out is not None:
-                record["screens"] = self._save_frames(spec, frames)
+                record["screens"] = self._save_frames(spec, self._develop(env, frames))
             return record
         except Exception as e:  # a broken agent or backend fails its episode, not the run
             from antrap_gym.agents.openai_agent import ModelAPIError
@@ -88,34 +90,78 @@ class EpisodeRunner:
             return error_record(spec, f"{type(e).__name__}: {e}", traceback.format_exc(),
                                 time.perf_counter() - t0, kind=INFRASTRUCTURE if infra else None)
 
-    def _capture(self, env, frames: list[np.ndarray]):
-        width = self.config.screen_width
+    # --- screens ---------------------------------------------------------------------------------
+    # In screenshot mode the thumbnail is cut from the agent's own observation. In text mode
+    # the screen is the phone's: on the simulated phone each step keeps only a snapshot of the
+    # phone (microseconds) and the frames are painted afterwards, for the episodes whose
+    # screens are kept (`_develop`) — most successful episodes never paint a pixel. Other
+    # devices (adb) are captured as they go.
+
+    def _thumb(self, shot: np.ndarray) -> np.ndarray:
+        f = max(1, shot.shape[1] // self.config.screen_width)
+        # every f-th pixel: a quarter of the cost of a box filter, and as legible
+        return np.ascontiguousarray(shot[f // 2 :: f, f // 2 :: f])
+
+    def _capture(self, env, frames: list[Any]):
+        device = env.unwrapped.device
+        deferred = isinstance(device, SimDevice)
         last: list[Any] = [None]
 
         def grab(obs: dict[str, Any], info: dict[str, Any]) -> None:
             shot = obs.get("screenshot")
-            if shot is None:  # text mode: show the phone itself
-                shot = env.unwrapped.device.screenshot()
-                if shot is last[0]:  # unchanged (the phone's cached frame): reuse the thumbnail
-                    frames.append(frames[-1])
-                    return
-                last[0] = shot
-            f = max(1, shot.shape[1] // width)
-            # every f-th pixel: a quarter of the cost of a box filter, and as legible
-            frames.append(np.ascontiguousarray(shot[f // 2 :: f, f // 2 :: f]))
+            if shot is not None:
+                frames.append(self._thumb(shot))
+                return
+            if deferred:  # text mode on the simulated phone: the state now, pixels later
+                snap = device.snapshot()
+                if frames and isinstance(frames[-1], Snapshot) and frames[-1].payload == snap.payload:
+                    frames.append(frames[-1])  # unchanged: the same frame
+                else:
+                    frames.append(snap)
+                return
+            shot = device.screenshot()  # text mode on a real device: the screen now
+            if shot is last[0]:  # unchanged (the device's cached frame): reuse the thumbnail
+                frames.append(frames[-1])
+                return
+            last[0] = shot
+            frames.append(self._thumb(shot))
 
         return grab
+
+    def _develop(self, env, frames: list[Any]) -> list[np.ndarray]:
+        """Paint the frames kept as phone snapshots; the phone is left as the episode left it."""
+        if not any(isinstance(f, Snapshot) for f in frames):
+            return frames
+        device = env.unwrapped.device
+        final = device.snapshot()
+        out: list[np.ndarray] = []
+        painted: dict[int, np.ndarray] = {}
+        try:
+            for f in frames:
+                if not isinstance(f, Snapshot):
+                    out.append(f)
+                    continue
+                if id(f) not in painted:
+                    device.restore(f)
+                    painted[id(f)] = self._thumb(device.screenshot())
+                out.append(painted[id(f)])
+        finally:
+            device.restore(final)
+        return out
 
     def _save_frames(self, spec: EpisodeSpec, frames: list[np.ndarray]) -> dict[str, Any]:
         rel = Path("screens") / safe_name(spec.key)
         folder = self.out / rel
         folder.mkdir(parents=True, exist_ok=True)
         files = []
+        prev: tuple[Any, bytes] | None = None
         for i, frame in enumerate(frames):
-            buf = io.BytesIO()
-            Image.fromarray(frame).save(buf, format="JPEG", quality=72)
+            if prev is None or prev[0] is not frame:  # a repeated frame is encoded once
+                buf = io.BytesIO()
+                Image.fromarray(frame).save(buf, format="JPEG", quality=72)
+                prev = (frame, buf.getvalue())
             name = f"{i:03d}.jpg"
-            (folder / name).write_bytes(buf.getvalue())
+            (folder / name).write_bytes(prev[1])
             files.append(str(rel / name))
         h, w = frames[0].shape[:2]
         return {"files": files, "width": w, "height": h}
