@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -974,6 +975,79 @@ def test_bad_trap_configs_are_rejected():
         parse_stack([{"type": "loop", "intervall": 3}])
     with pytest.raises(ValueError):
         parse_stack([{"type": "loop", "p": 2.0}])[0].build(AndroidEnv(obs_mode="text"))
+
+
+def test_budget_factor_from_a_trap_entry_a_config_or_the_keyword(tmp_path):
+    def budget(traps, **kw):
+        env = make_env(traps=traps, task="SettingsRenameDevice", obs_mode="text", **kw)
+        _, info = env.reset(seed=0)
+        return info["budget"], env.unwrapped.base_budget
+
+    # (grounding error takes no step at reset, so the budgets are the factor's alone)
+    b, base = budget([{"type": "grounding_error", "budget_factor": 1.5}])
+    assert b == math.ceil(base * 1.5)
+    assert budget(["grounding_error"])[0] == math.ceil(base * 1.15)  # the default
+    assert budget([{"type": "grounding_error", "budget_factor": 1.5}], budget_factor=2.0)[0] \
+        == base * 2  # the keyword wins
+    cfg = tmp_path / "mine.yaml"
+    cfg.write_text("defaults: {budget_factor: 1.3, p: 1.0, window: [2, 3], max_events: 1}\n"
+                   "traps:\n  - loop\n  - {type: grounding_error, budget_factor: 1.6}\n")
+    specs = parse_stack(str(cfg))
+    assert [s.budget_factor for s in specs] == [1.3, 1.6]
+    assert specs[0].to_dict() == {"type": "loop", "p": 1.0, "window": (2, 3), "max_events": 1,
+                                  "budget_factor": 1.3}
+    assert parse_stack([specs[0].to_dict()]) == [specs[0]]  # what the eval workers rebuild from
+    env = make_env(traps=str(cfg), task="SettingsRenameDevice", obs_mode="text")
+    _, info = env.reset(seed=0)
+    assert info["budget"] == math.ceil(base * 1.6)  # the phone's budget takes the largest
+    loop = _trap(env, "loop")
+    assert loop.budget_factor == 1.3
+    assert loop.plan == [Firing(2, loop.plan[0].duration)]  # p = 1 in [2, 3], capped at one
+    with pytest.raises(ValueError, match="budget_factor"):
+        parse_stack([{"type": "loop", "budget_factor": 0.5}])
+
+
+def test_the_paper_protocol_states_its_budget_factor_as_data():
+    settings = parse_protocol("antrap")  # a bare config name
+    for s in settings[1:]:
+        (spec,) = s.traps
+        assert spec.budget_factor == 1.15
+        assert spec.schedule == {"p": 0.16, "window": 0.8, "at_least_once": True}
+    assert parse_protocol(str(CONFIGS / "antrap.yaml")) == settings
+
+
+def test_a_bare_config_name_resolves_to_configs_traps():
+    assert [s.type for s in parse_stack("layer_state")] == list(LAYERS["state"])
+    assert parse_stack("layer_state") == parse_stack(str(CONFIGS / "layer_state.yaml"))
+    env = make_env(traps="layer_round", obs_mode="text")
+    assert [w.trap_type for w in _stack(env)][::-1] == list(LAYERS["round"])
+    # a type name still means the type (its config holds the same settings)
+    assert [s.type for s in parse_stack("loop")] == ["loop"]
+    assert [s.name for s in parse_protocol("layer_action")] == ["clean", "layer_action"]
+    with pytest.raises(KeyError):
+        parse_stack("no_such_config")
+
+
+def test_solvability_command_reports_every_trapped_episode(capsys):
+    from antrap_gym.cli.main import main
+
+    assert main(["solvability", "--suite", "antrap-mini", "--traps", "grounding_error,loop",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report) == {"grounding_error", "loop"}
+    for trap, r in report.items():
+        assert r["layer"] == LAYER_OF[trap]
+        assert r["episodes"] == 6 and r["trapped_episodes"] == 6  # at p = 0.16, every one
+        assert r["events"] >= 6 and r["checked_events"] == r["events"]
+        assert r["solvable_rate"] == 1.0 and r["oracle_success_rate"] == 1.0
+        assert r["failures"] == []
+    assert main(["solvability", "--suite", "antrap-mini", "--traps", "temporal_conflict",
+                 "--p", "0.5"]) == 0
+    out = capsys.readouterr().out
+    row = next(ln for ln in out.splitlines() if "temporal_conflict" in ln and "thinking" in ln)
+    cells = [c.strip() for c in row.replace("┃", "│").split("│") if c.strip()]
+    assert cells[:3] == ["temporal_conflict", "thinking", "6/6"]
+    assert cells[4] == "100.0%" and cells[5] == "100.0%"
 
 
 def test_trapped_vector_env_runs_async():

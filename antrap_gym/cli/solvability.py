@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -19,7 +20,9 @@ def main(args: argparse.Namespace) -> int:
     variants = args.variants if args.variants is not None else suite.variants
     episodes = [(t, args.seed + v) for t in suite.templates for v in range(variants)]
     traps = expand(args.traps)
-    console = Console(stderr=args.json)
+    stream = sys.stderr if args.json else sys.stdout
+    # piped or captured output gets the whole table, not 80 columns of ellipses
+    console = Console(stderr=args.json, width=None if stream.isatty() else 140)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, transient=args.json) as progress:
         bar = progress.add_task("trapped episodes", total=len(traps) * len(episodes))
