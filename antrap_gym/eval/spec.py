@@ -92,7 +92,10 @@ class EvalConfig:
 
     def __post_init__(self) -> None:
         if not self.settings:
-            self.settings = parse_protocol(self.traps)
+            if self.traps in (None, "", "none", "clean"):  # clean only: nothing to parse
+                self.settings = [Setting("clean", ())]
+            else:
+                self.settings = parse_protocol(self.traps)
         if self.screens not in ("none", "failed", "all"):
             raise ValueError("screens must be none, failed or all")
 
