@@ -228,3 +228,40 @@ def test_progress_bar_only_when_asked(tmp_path):
         text = _plain(buf.getvalue())
         assert ("6/6 success 100%" in text) == progress, text
         assert "Clean" in text  # the table, either way
+
+
+def test_eval_resume_retries_infrastructure_errors_unless_told_not_to(tmp_path):
+    """`--resume` runs again the episode whose worker crashed (once the cause is gone);
+    `--no-retry-errors` keeps it as recorded. `--inline` cannot go with `--backend ray`."""
+    root = Path(__file__).resolve().parents[1]
+    flag = tmp_path / "broken"
+    flag.touch()
+    out = tmp_path / "run"
+    cmd = [*ANTRAP, "eval", "--agent", "tests.faulty_agents:CrashingAgent",
+           "--agent-arg", f"only_while={flag}", "--suite", "antrap-mini", "--traps", "none",
+           "--workers", "1", "--screens", "none", "--out", str(out)]
+
+    def records() -> dict[str, dict]:
+        rows = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+        assert len(rows) == len({r["id"] for r in rows}) == 6
+        return {r["id"]: r for r in rows}
+
+    crash_id = "CrashingAgent|SettingsBrightness|0|clean|0"
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=root)
+    assert res.returncode == 0, res.stderr[-2000:]
+    first = records()
+    assert "worker died" in first[crash_id]["error"]
+    flag.unlink()
+    res = subprocess.run([*cmd, "--resume", "--no-retry-errors"], capture_output=True, text=True,
+                         timeout=300, cwd=root)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert records() == first and not (out / "retried.jsonl").exists()
+    res = subprocess.run([*cmd, "--resume"], capture_output=True, text=True, timeout=300, cwd=root)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "retrying 1 episode" in " ".join(res.stdout.split())
+    final = records()
+    assert final[crash_id]["success"] == 1.0 and not final[crash_id]["error"]
+    assert all(final[k] == r for k, r in first.items() if k != crash_id)
+    bad = run("eval", "--inline", "--backend", "ray", "--suite", "antrap-mini",
+              "--out", str(tmp_path / "x"))
+    assert bad.returncode == 2 and "--inline" in bad.stdout
