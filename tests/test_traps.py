@@ -1073,3 +1073,36 @@ def test_oracle_succeeds_on_at_least_200_trapped_episodes_per_type():
         assert a.trapped_episodes >= 200, (trap, a.trapped_episodes)
         assert a.solvable_rate == 1.0, (trap, a.failures[:2])
         assert a.oracle_success_rate >= 0.99, (trap, a.oracle_success_rate, a.failures[:3])
+
+
+@pytest.mark.slow
+def test_at_the_paper_p_every_full_suite_episode_meets_its_trap_or_is_a_stated_exception():
+    """Every template x 3 variants, each type alone at p = 0.16: every episode
+    records an event, except visual hallucination on screens with nothing to
+    misshow (exception 2 of docs/traps.md, checked here screen by screen)."""
+    from antrap_gym.traps import view
+
+    suite = get_suite("antrap")
+    figures = {}
+    for trap in TRAP_TYPES:
+        env = make_env(traps=[trap], obs_mode="text")
+        w = _trap(env, trap)
+        fired = wins = n = 0
+        for tid in suite.templates:
+            for seed in range(3):
+                shown: list = []
+                res = run_episode(env, OracleAgent(), seed=seed, options={"task": tid},
+                                  on_reset=lambda o, i, shown=shown: shown.append((1, o)),
+                                  on_step=lambda o, i, shown=shown: shown.append((i["step"] + 1, o)))
+                n += 1
+                wins += res.success >= 1.0
+                if res.info["traps"]:
+                    fired += 1
+                    continue
+                assert trap == "visual_hallucination", (trap, tid, seed, w.plan)
+                first = min(f.step for f in w.plan)
+                assert all(not w._candidates(view.entries(o["ui_elements"]), [])
+                           for s, o in shown if s >= first), (tid, seed)
+        figures[trap] = (fired, wins, n)
+        assert wins == n, (trap, wins, n)
+    print({t: f"fired {f}/{n}, oracle {w}/{n}" for t, (f, w, n) in figures.items()})

@@ -247,13 +247,14 @@ class TrapWrapper(gym.Wrapper):
         if kind == "answer":
             self._pull_forward(t + 1, kind)
             return action  # the episode goes on and the trap fires before the next look
-        if self._held or not self.could_fire_now():
-            return action
+        parsed = self.parse_action(action)
+        if parsed is None or self._held or not self.could_fire_now():
+            return action  # (a malformed status goes down, and the env reports it)
         k = self._pull_forward(t + 1, kind)
         if k is None and not self.armed():
             return action
         self._held = True
-        held = Action.parse(action).to_dict()
+        held = parsed.to_dict()
         if k is not None:
             self._pulled[k]["held_back"] = held
         else:  # an armed one-step view that found nothing to change yet: one more look

@@ -131,7 +131,9 @@ class VisualHallucination(OneStepView):
         return cands
 
     def could_fire_now(self) -> bool:
-        return bool(self._candidates(view.entries(self.base.observe()["ui_elements"]), []))
+        # the phone's elements as of the last look (no screenshot taken for this)
+        items = [view.Entry(i, e, "") for i, e in enumerate(self.base.elements)]
+        return bool(self._candidates(items, []))
 
     def alter(self, t, obs, k):
         base = self.base
