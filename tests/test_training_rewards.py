@@ -139,3 +139,23 @@ def test_gather_prefers_trapped_states():
     g.close()
     assert len(states) == 6 and len({s.id for s in states}) == 6
     assert sum(s.trapped for s in states) >= 3
+
+
+@pytest.mark.parametrize("trap", ["external_interruption", "state_deadlock", "loop", "temporal_conflict"])
+def test_finishing_a_solved_task_is_rewarded_where_the_guarantee_holds_it_back(trap):
+    """With no trap fired yet, the at-least-once guarantee holds an agent's `status`
+    back to fire first; the reward still scores the finish, not the hold."""
+    stack = [{"type": trap, "p": 0.0}]  # nothing fires but the guaranteed firing
+    g = StateGatherer(tasks=["SettingsWifiToggle"], variants=[3], stack=stack, policy=POLICY, num_envs=1)
+    states = g.oracle_states(np.random.default_rng(0))
+    g.close()
+    solved = [s for s in states if oracle_action(s)["action_type"] == "status"]
+    assert solved, "the oracle finishes from some state"
+    r = StepRewarder(POLICY)
+    r.add(solved)
+    for s in solved:
+        done = r.outcome(s.id, reply({"action_type": "status", "goal_status": "complete"}, s))
+        wait = r.outcome(s.id, reply({"action_type": "wait"}, s))
+        assert done.success and done.progress == 1.0 and done.valid == 1.0
+        assert wait.progress < done.progress
+    r.close()

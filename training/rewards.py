@@ -162,6 +162,13 @@ class StepRewarder:
                 success = float(info.get("success", reward)) >= 1.0
                 return Outcome(fmt, valid, 1.0 if success else -1.0, success, action,
                                str(obs.get("last_action_error") or ""))
+            if valid and act.get("action_type") == "status":
+                # held back by a trap's at-least-once guarantee (it fires before the agent may
+                # finish): a device of the benchmark's measurement, not of the phone, so the
+                # finish is scored as the episode would have ended
+                base = env.unwrapped
+                success = float(base.task.is_successful(base.device, base.answer)) >= 1.0
+                return Outcome(fmt, valid, 1.0 if success else -1.0, success, action, "")
             if not valid:
                 break
         after = self.prover.distance(env.unwrapped)
