@@ -86,3 +86,35 @@ class SwipingAgent(Agent):
         self.i += 1
         self.last_thought = f"swipe number {self.i}"
         return dict(action)
+
+
+class DyingAtBuildAgent(OracleAgent):
+    """Kills its process while it is being built (a native library that crashes on load)."""
+
+    name = "dying-at-build"
+
+    def __init__(self) -> None:
+        os._exit(4)
+
+
+class SlowToBuildAgent(OracleAgent):
+    """Takes `seconds` to build (loading a model): that is start-up, not episode time."""
+
+    name = "slow-to-build"
+
+    def __init__(self, seconds: float = 4.0) -> None:
+        time.sleep(seconds)
+        super().__init__()
+
+
+class ExitOnUnpickle:
+    """An option whose unpickling ends the process: a worker that dies before it is ready."""
+
+    def __reduce__(self):
+        return (os._exit, (5,))
+
+    def __deepcopy__(self, memo):  # copying (dataclasses.asdict) is not unpickling
+        return self
+
+    def __repr__(self) -> str:
+        return "ExitOnUnpickle()"

@@ -321,6 +321,63 @@ def test_inline_pool_runs_in_this_process(tmp_path):
     assert len(load_records(tmp_path)) == len(cfg.episodes())
 
 
+def _run_pool(cfg: EvalConfig, out: Path, workers: int = 2) -> tuple[LocalPool, dict]:
+    pool = LocalPool(cfg, out, workers=workers)
+    records: list[dict] = []
+    try:
+        pool.run(cfg.episodes(), records.append)
+    finally:
+        pool.close()
+    assert len(records) == len({r["id"] for r in records}) == len(cfg.episodes())
+    by_agent = defaultdict(list)
+    for r in records:
+        by_agent[r["agent"]].append(r)
+    return pool, by_agent
+
+
+def test_start_up_is_not_episode_time(tmp_path):
+    """A worker takes episodes once it has started and built its agents: an agent that takes
+    4 s to build runs under a 3 s episode timeout."""
+    cfg = EvalConfig(agents=[AgentSpec.make("tests.faulty_agents:SlowToBuildAgent"),
+                             AgentSpec.make("oracle")],
+                     suite="antrap-mini", traps="none", screens="none", episode_timeout_s=3.0)
+    pool, by_agent = _run_pool(cfg, tmp_path)
+    done = by_agent["SlowToBuildAgent"] + by_agent["oracle"]
+    assert all(r["success"] == 1.0 and not r["error"] for r in done), [r["error"] for r in done]
+    assert pool.replaced == 0 and pool.warm
+
+
+def test_an_agent_that_kills_its_worker_while_built_fails_only_its_episodes(tmp_path):
+    """Its construction ends the process: the first workers die warming up, the next build
+    their agents at the first episode, and only that agent's episodes fail."""
+    cfg = EvalConfig(agents=[AgentSpec.make("tests.faulty_agents:DyingAtBuildAgent"),
+                             AgentSpec.make("oracle")],
+                     suite="antrap-mini", traps="none", screens="none", episode_timeout_s=30.0)
+    pool, by_agent = _run_pool(cfg, tmp_path)
+    assert all(r["success"] == 1.0 and not r["error"] for r in by_agent["oracle"])
+    dying = by_agent["DyingAtBuildAgent"]
+    assert len(dying) == 6 and all("worker died (exit code 4)" in r["error"]
+                                   and r["error_kind"] == "infrastructure" for r in dying)
+    assert not pool.warm
+
+
+def test_workers_that_cannot_start_end_the_run_with_errors_not_a_hang(tmp_path):
+    """Workers that die before they are ready, again and again: after three in a row the
+    episodes left are recorded as infrastructure errors (a resume retries them)."""
+    from tests.faulty_agents import ExitOnUnpickle
+
+    cfg = EvalConfig(agents=[AgentSpec.make("oracle", poison=ExitOnUnpickle())],
+                     suite="antrap-mini", traps="loop", screens="none")
+    t0 = time.time()
+    summary = evaluate(cfg, tmp_path, workers=2, progress=False, artifacts=False)
+    assert time.time() - t0 < 60
+    records = load_records(tmp_path)
+    assert len(records) == len(cfg.episodes()) == 12
+    assert all("no worker could start" in r["error"] and "3 workers in a row" in r["error"]
+               and r["error_kind"] == "infrastructure" for r in records), records[0]["error"]
+    assert summary["agents"]["oracle"]["infrastructure_errors"] == 12
+
+
 def test_resume_retries_infrastructure_errors_only(tmp_path):
     """A run whose infrastructure failed (a worker crashed, an episode hung) is resumed once
     the problem is gone: those episodes run again; an agent's own exception stays a finished
@@ -383,6 +440,7 @@ def test_ray_backend_replaces_crashed_and_hung_actors(tmp_path):
     if ray.is_initialized():
         ray.shutdown()
     cfg = faulty_config(timeout=10.0)
+    cfg.agents.append(AgentSpec.make("tests.faulty_agents:DyingAtBuildAgent"))
     t0 = time.time()
     try:
         summary = evaluate(cfg, tmp_path, workers=2, backend="ray", progress=False,
@@ -400,7 +458,11 @@ def test_ray_backend_replaces_crashed_and_hung_actors(tmp_path):
     assert "timed out after 10s" in hang["error"] and "2 attempts" in hang["error"]
     bug = by["RaisingAgent|SettingsBrightness|0|clean|0"]
     assert "agent bug" in bug["error"] and bug["error_kind"] == "episode"
-    others = [r for r in records if "SettingsBrightness" not in r["id"]]
+    # actors that died while being built (warming up) were replaced by ones that build lazily
+    dying = [r for r in records if r["agent"] == "DyingAtBuildAgent"]
+    assert len(dying) == 6 and all("worker lost" in r["error"] for r in dying)
+    others = [r for r in records
+              if "SettingsBrightness" not in r["id"] and r["agent"] != "DyingAtBuildAgent"]
     assert len(records) == len(by) == len(cfg.episodes())
     assert others and all(r["success"] == 1.0 and not r["error"] for r in others)
     assert summary["agents"]["CrashingAgent"]["clean"]["n"] == 6

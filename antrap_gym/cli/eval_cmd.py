@@ -56,6 +56,9 @@ def add_eval_parser(sub) -> None:
                    help="which episodes keep screenshots for the viewer")
     e.add_argument("--obs-mode", choices=("text", "screenshot"), default=None)
     e.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
+    e.add_argument("--start-timeout", type=float, default=900.0,
+                   help="seconds a worker may take to start and build its agents (not counted "
+                        "against --timeout)")
     e.add_argument("--trap-retries", type=int, default=2,
                    help="re-run a trapped episode in which no trap fired, with a new trap seed")
     e.set_defaults(fn=run_eval)
@@ -113,7 +116,8 @@ def run_eval(args: argparse.Namespace) -> int:
                              **agent_kwargs(args, n)) for n in names]
     config = EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
                         variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
-                        episode_timeout_s=args.timeout, trap_retries=args.trap_retries,
+                        episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
+                        trap_retries=args.trap_retries,
                         devices=args.device or ["sim"])
     out = Path(args.out or f"runs/eval-{time.strftime('%Y%m%d-%H%M%S')}")
     n = len(config.episodes())

@@ -86,6 +86,9 @@ class EvalConfig:
     screen_width: int = 360
     trap_retries: int = 2  # re-run a trapped episode where no trap fired, with a new trap seed
     episode_timeout_s: float = 300.0
+    #: how long a worker may take to start (imports, building the agents: loading a model)
+    #: before it is replaced; start-up never counts against the episode timeout
+    worker_start_timeout_s: float = 900.0
     #: devices the workers use, one each (`sim`, `adb:SERIAL`, `adb:HOST:PORT/SERIAL`)
     devices: list[str] = field(default_factory=lambda: ["sim"])
     settings: list[Setting] = field(default_factory=list)

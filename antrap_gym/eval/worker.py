@@ -6,6 +6,7 @@ setting and one agent per agent spec, and reuses them across episodes.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import time
 import traceback
@@ -48,6 +49,15 @@ class EpisodeRunner:
             kw: dict[str, Any] = {"obs_mode": obs_mode, "device": self.device}
             self._envs[key] = make_env(traps=[t.to_dict() for t in setting.traps] or None, **kw)
         return self._envs[key]
+
+    def warm_up(self) -> None:
+        """Build every agent of the run now (a worker does it before it takes episodes, so
+        loading a model is not counted against an episode's timeout). An agent that fails
+        to build is left to fail its episodes, each with the error."""
+        for spec in self.config.agents:
+            if spec not in self._agents:
+                with contextlib.suppress(Exception):
+                    self._agents[spec] = spec.build()
 
     def close(self) -> None:
         for env in self._envs.values():
