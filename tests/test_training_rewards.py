@@ -82,7 +82,12 @@ def test_unparseable_and_foreign_replies(popup_states):
     r = StepRewarder(POLICY)
     r.add([s])
     junk = r.outcome(s.id, "I would like to open the settings please")
-    assert (junk.format, junk.valid, junk.progress) == (0.0, 0.0, 0.0)
+    assert (junk.format, junk.valid, junk.progress) == (0.0, 0.0, -1.0)
+    # no reply without an action scores above a real action, even a harmful one
+    worst = min(r.outcome(s.id, reply(a, s)).progress for a in (
+        {"action_type": "navigate_home"}, {"action_type": "navigate_back"},
+        {"action_type": "status", "goal_status": "infeasible"}))
+    assert junk.progress <= worst
     # AndroidWorld's JSON style: understood, but not the policy's own format
     foreign = r.outcome(s.id, json.dumps({"action_type": "open_app", "app_name": "Settings"}))
     assert foreign.format == 0.5

@@ -13,7 +13,10 @@ is scored by three functions, logged separately by TRL:
 - progress: the oracle's distance to success before minus after, clipped to
             [-1, 1] (1 = a step the oracle would take; a pop-up closed counts,
             since the pop-up is on the phone), 1 for finishing the task, -1 for
-            ending it unsolved or reaching a state the oracle cannot finish from.
+            ending it unsolved, reaching a state the oracle cannot finish from,
+            or a reply with no usable action at all (it forfeits the step; scored
+            0, it would be the safest reply wherever a wrong action costs -1, and
+            GRPO would learn to stop writing actions).
 
 Outcomes are cached per (state, reply): the three functions share one execution.
 """
@@ -30,6 +33,8 @@ from antrap_gym.env.state import StackState, restore
 from antrap_gym.traps.solvability import Prover
 
 CACHE_SIZE = 20000
+#: progress of a reply that holds no usable action: no better than the worst action
+UNUSABLE_PROGRESS = -1.0
 
 
 @dataclass
@@ -145,8 +150,8 @@ class StepRewarder:
 
     def _execute(self, state: TrainState, text: str) -> Outcome:
         action, fmt, err = self.parse(text, state.space)
-        if action is None:  # the env would reject it and leave the phone as it is
-            return Outcome(fmt, 0.0, 0.0, False, None, err)
+        if action is None:  # no action at all: the step is forfeit (see the module docstring)
+            return Outcome(fmt, 0.0, UNUSABLE_PROGRESS, False, None, err)
         env = self.scratch(state)
         restore(env, state.state)
         self.executed += 1
