@@ -24,6 +24,7 @@ from antrap_gym.agents.policy import (
     decode_data_url,
     format_completion,
     format_elements,
+    index_target,
     parse_completion,
     smart_resize,
     summarize_action,
@@ -189,6 +190,52 @@ def test_format_rejects_invalid_actions():
         format_completion({"action_type": "click"}, "", space=ABS)
     with pytest.raises(ValueError):
         format_completion({"action_type": "teleport"}, "", space=ABS)
+
+
+def test_index_targets_replace_a_centred_touch_by_the_element_number():
+    els = ('[3] LinearLayout {clickable} (0,278,1080,425)\n[7] Switch {clickable,checkable} (902,309,1038,393)\n'
+           '[9] SeekBar {clickable} (42,600,1038,700)')
+    # the Switch's centre: the smallest element there whose centre it is (numbers kept as shown)
+    assert index_target({"action_type": "click", "x": 970, "y": 351}, els) == {"action_type": "click", "index": 7}
+    assert index_target({"action_type": "long_press", "x": 540, "y": 351}, els)["index"] == 3
+    # off-centre (a slider set at a point), swipes, and targetless actions stay as they are
+    for a in ({"action_type": "click", "x": 300, "y": 650}, {"action_type": "navigate_back"},
+              {"action_type": "swipe", "x": 540, "y": 650, "x2": 900, "y2": 650}):
+        assert "index" not in index_target(a, els)
+    cfg = PolicyConfig(observation="text", index_targets=True)
+    reply = format_completion({"action_type": "click", "x": 970, "y": 351}, "", space=ABS, config=cfg, elements=els)
+    assert '"index": 7' in reply and "coordinate" not in reply
+    assert parse_completion(reply, space=ABS, config=cfg)[0] == {"action_type": "click", "index": 7}
+    with pytest.raises(ValueError, match="index"):
+        PolicyConfig(observation="screenshot", index_targets=True)  # no elements, no numbers to name
+
+
+def test_index_targets_act_exactly_like_the_oracles_touches():
+    """Over whole oracle episodes, the retargeted actions leave the phone exactly where
+    the oracle's coordinates do."""
+    from antrap_gym.agents.oracle import OracleAgent
+
+    converted = 0
+    for task in ("ContactsAddContact", "MarkorCreateNote", "SettingsBrightness", "SettingsWifiToggle"):
+        env = gym.make("antrap/AndroidSim-Text-v0", task=task)
+        twin = gym.make("antrap/AndroidSim-Text-v0", task=task)
+        obs, info = env.reset(seed=2)
+        twin_obs, _ = twin.reset(seed=2)
+        oracle = OracleAgent()
+        oracle.reset(env, obs, info)
+        done = False
+        while not done:
+            action = oracle.act(obs, info)
+            retargeted = index_target(action, obs["ui_elements"])
+            converted += "index" in retargeted
+            obs, reward, term, trunc, info = env.step(action)
+            twin_obs, twin_reward, *_ = twin.step(retargeted)
+            assert twin_obs["ui_elements"] == obs["ui_elements"] and twin_reward == reward
+            done = term or trunc
+        assert reward == 1.0
+        env.close()
+        twin.close()
+    assert converted >= 8
 
 
 def test_summaries():

@@ -45,6 +45,7 @@ from antrap_gym.device.elements import (
     UIElement,
     element_line,
     parse_element_lines,
+    parse_numbered_element_lines,
 )
 from antrap_gym.env.actions import Action, ActionError
 
@@ -234,6 +235,10 @@ class PolicyConfig:
     max_history: how many earlier step summaries the prompt keeps (the latest).
     max_element_chars: the element list is cut (whole lines) beyond this.
     conclusion: ask for (and write) a `<conclusion>` after the tool call.
+    index_targets: SFT targets address the touched element by its `[i]` rather
+        than by a coordinate, where the oracle touches an element's centre (needs
+        elements in the prompt; a small model learns an index far more easily
+        than a coordinate).
     """
 
     prompt: str = "guiowl"
@@ -246,6 +251,7 @@ class PolicyConfig:
     max_history: int = 20
     max_element_chars: int = 16_000
     conclusion: bool = True
+    index_targets: bool = False
 
     def __post_init__(self) -> None:
         if self.prompt not in PROMPT_STYLES:
@@ -254,6 +260,9 @@ class PolicyConfig:
             raise ValueError(f"coords must be one of {COORD_MODES}, got {self.coords!r}")
         if self.observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {OBSERVATIONS}, got {self.observation!r}")
+        if self.index_targets and not self.uses_index:
+            raise ValueError("index_targets needs element indices in the prompt (elements shown, "
+                             "element_index not false)")
 
     @property
     def shows_image(self) -> bool:
@@ -708,6 +717,40 @@ def _clean_tag_text(s: str) -> str:
     return s.strip()
 
 
+#: action types whose coordinate target can become an element index
+_INDEXABLE = ("click", "double_tap", "long_press", "input_text")
+
+
+def index_target(action: dict[str, Any] | Action | str, elements: str | Sequence[UIElement]
+                 ) -> dict[str, Any]:
+    """`action` with its coordinate target replaced by the `[i]` of the element it
+    touches: the smallest element under the point whose centre it is (acting by
+    index taps the centre, so the effect is the same). Unchanged when no element
+    fits (a point off-centre, as on a slider; a swipe; an action with no target)."""
+    a = Action.parse(action).to_dict()
+    if a["action_type"] not in _INDEXABLE or a.get("x") is None or a.get("index") is not None:
+        return a
+    x, y = a["x"], a["y"]
+    if isinstance(elements, str):
+        found = parse_numbered_element_lines(elements)
+    else:
+        found = list(enumerate(elements))
+    best: tuple[int, int] | None = None  # (area, index)
+    for i, el in found:
+        b = el.bbox_pixels
+        if b is None or not b.contains(x, y) or b.center != (x, y):
+            continue
+        area = b.width * b.height
+        if best is None or area < best[0]:
+            best = (area, i)
+    if best is None:
+        return a
+    a.pop("x")
+    a.pop("y")
+    a["index"] = best[1]
+    return a
+
+
 def format_completion(action: dict[str, Any] | Action | str, thought: str = "", *,
                       space: CoordSpace | None = None, config: PolicyConfig = DEFAULT_CONFIG,
                       conclusion: str | None = None,
@@ -717,8 +760,12 @@ def format_completion(action: dict[str, Any] | Action | str, thought: str = "", 
     guiowl: `<thinking>\\n{thought}\\n</thinking>\\n<tool_call>\\n{json}\\n</tool_call>`
     and, when `config.conclusion`, `\\n<conclusion>\\n{conclusion}\\n</conclusion>`
     (default: `summarize_action`). m3a: `Reason: {thought}\\nAction: {json}`.
+    With `config.index_targets` and `elements`, a touch at an element's centre is
+    written as that element's `[i]` (`index_target`).
     Raises `ActionError` (a ValueError) for an invalid action.
     """
+    if config.index_targets and elements:
+        action = index_target(action, elements)
     if config.prompt == "m3a":
         body = json.dumps(action_to_model_json(action, space), ensure_ascii=False)
         return f"Reason: {' '.join(thought.split())}\nAction: {body}"
@@ -891,6 +938,7 @@ __all__ = [
     "format_completion",
     "format_elements",
     "image_to_data_url",
+    "index_target",
     "map_to_device",
     "parse_completion",
     "resize_screenshot",

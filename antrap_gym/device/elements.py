@@ -150,7 +150,13 @@ def parse_element_lines(text: str) -> list[UIElement]:
 
     Class names come back short (e.g. `Switch`), ids as the part after `:id/`.
     """
-    out: list[UIElement] = []
+    return [el for _, el in parse_numbered_element_lines(text)]
+
+
+def parse_numbered_element_lines(text: str) -> list[tuple[int, UIElement]]:
+    """`(i, element)` for each `[i] ...` line: the numbers stay those the agent
+    addresses, even where a view leaves elements out."""
+    out: list[tuple[int, UIElement]] = []
     flag_of = {short: attr for attr, short in _FLAG_NAMES}
     for line in text.splitlines():
         m = _LINE_RE.match(line)
@@ -172,7 +178,7 @@ def parse_element_lines(text: str) -> list[UIElement]:
         if m.group("b"):
             x0, y0, x1, y1 = (int(v) for v in m.group("b").split(","))
             kw["bbox_pixels"] = BoundingBox(x0, x1, y0, y1)
-        out.append(UIElement(**kw))
+        out.append((int(m.group("i")), UIElement(**kw)))
     return out
 
 
