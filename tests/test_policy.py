@@ -206,8 +206,9 @@ def test_index_targets_replace_a_centred_touch_by_the_element_number():
     reply = format_completion({"action_type": "click", "x": 970, "y": 351}, "", space=ABS, config=cfg, elements=els)
     assert '"index": 7' in reply and "coordinate" not in reply
     assert parse_completion(reply, space=ABS, config=cfg)[0] == {"action_type": "click", "index": 7}
-    with pytest.raises(ValueError, match="index"):
-        PolicyConfig(observation="screenshot", index_targets=True)  # no elements, no numbers to name
+    no_numbers = PolicyConfig(observation="screenshot", index_targets=True)  # no [i] in its prompt
+    assert "coordinate" in format_completion({"action_type": "click", "x": 970, "y": 351}, "", space=ABS,
+                                             config=no_numbers, elements=els)
 
 
 def test_index_targets_act_exactly_like_the_oracles_touches():

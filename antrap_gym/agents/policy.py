@@ -260,9 +260,6 @@ class PolicyConfig:
             raise ValueError(f"coords must be one of {COORD_MODES}, got {self.coords!r}")
         if self.observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {OBSERVATIONS}, got {self.observation!r}")
-        if self.index_targets and not self.uses_index:
-            raise ValueError("index_targets needs element indices in the prompt (elements shown, "
-                             "element_index not false)")
 
     @property
     def shows_image(self) -> bool:
@@ -764,7 +761,7 @@ def format_completion(action: dict[str, Any] | Action | str, thought: str = "", 
     written as that element's `[i]` (`index_target`).
     Raises `ActionError` (a ValueError) for an invalid action.
     """
-    if config.index_targets and elements:
+    if config.index_targets and config.uses_index and elements:
         action = index_target(action, elements)
     if config.prompt == "m3a":
         body = json.dumps(action_to_model_json(action, space), ensure_ascii=False)
