@@ -763,8 +763,6 @@ def check_pool_records(rows, names, seen) -> None:
     per_phone = {addr: len(v) for addr, v in seen.items()}
     assert sum(per_phone.values()) == len(rows), per_phone  # every episode ran on one of them
     assert all(n > 0 for n in per_phone.values()), per_phone  # and both were used
-    if "device" not in rows[0]:
-        pytest.xfail("episode records do not name their device yet (antrap_gym/eval/worker.py)")
     by_name = {n: sum(r["device"] == n for r in rows) for n in names}
     assert sorted(by_name.values()) == sorted(per_phone.values()), (by_name, per_phone)
 
@@ -801,7 +799,7 @@ def test_cli_eval_with_two_devices(adb, own_phone, tmp_path):
     assert antrap, "the `antrap` console script is not installed (pip install -e .)"
     res = subprocess.run([antrap, "eval", "--agent", "oracle", "--suite", "antrap-mini", "--traps", "none",
                           "--variants", "1", "--workers", "2", "--screens", "none", "--out", str(out),
-                          "--device", names[0], "--device", names[1]],
+                          "--device", f"{names[0]},{names[1]}"],
                          capture_output=True, text=True, timeout=600, env={**adb.env})
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]

@@ -193,22 +193,23 @@ def test_format_rejects_invalid_actions():
 
 
 def test_index_targets_replace_a_centred_touch_by_the_element_number():
-    els = ('[3] LinearLayout {clickable} (0,278,1080,425)\n[7] Switch {clickable,checkable} (902,309,1038,393)\n'
+    els = ('[3] LinearLayout {clickable} (0,278,1080,425)\n'
+           '[7] Switch {clickable,checkable} (902,309,1038,393)\n'
            '[9] SeekBar {clickable} (42,600,1038,700)')
     # the Switch's centre: the smallest element there whose centre it is (numbers kept as shown)
-    assert index_target({"action_type": "click", "x": 970, "y": 351}, els) == {"action_type": "click", "index": 7}
+    switch = {"action_type": "click", "x": 970, "y": 351}
+    assert index_target(switch, els) == {"action_type": "click", "index": 7}
     assert index_target({"action_type": "long_press", "x": 540, "y": 351}, els)["index"] == 3
     # off-centre (a slider set at a point), swipes, and targetless actions stay as they are
     for a in ({"action_type": "click", "x": 300, "y": 650}, {"action_type": "navigate_back"},
               {"action_type": "swipe", "x": 540, "y": 650, "x2": 900, "y2": 650}):
         assert "index" not in index_target(a, els)
     cfg = PolicyConfig(observation="text", index_targets=True)
-    reply = format_completion({"action_type": "click", "x": 970, "y": 351}, "", space=ABS, config=cfg, elements=els)
+    reply = format_completion(switch, "", space=ABS, config=cfg, elements=els)
     assert '"index": 7' in reply and "coordinate" not in reply
     assert parse_completion(reply, space=ABS, config=cfg)[0] == {"action_type": "click", "index": 7}
     no_numbers = PolicyConfig(observation="screenshot", index_targets=True)  # no [i] in its prompt
-    assert "coordinate" in format_completion({"action_type": "click", "x": 970, "y": 351}, "", space=ABS,
-                                             config=no_numbers, elements=els)
+    assert "coordinate" in format_completion(switch, "", space=ABS, config=no_numbers, elements=els)
 
 
 def test_index_targets_act_exactly_like_the_oracles_touches():

@@ -31,7 +31,8 @@ def add_eval_parser(sub) -> None:
     e.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="any other option for the agent (repeatable)")
     e.add_argument("--device", action="append", default=None,
-                   help="sim | adb:SERIAL | adb:HOST:PORT/SERIAL (repeat: one per worker)")
+                   help="sim | adb:SERIAL | adb:HOST:PORT/SERIAL (repeat, or a comma-separated list: "
+                        "one per worker)")
     e.add_argument("--suite", default="antrap")
     e.add_argument("--traps", default="all",
                    help="all | none | a layer | type[,type...] | a protocol YAML")
@@ -105,6 +106,7 @@ def agent_kwargs(args: argparse.Namespace, name: str) -> dict[str, Any]:
 def run_eval(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from antrap_gym.device.adb import device_names
     from antrap_gym.eval import AgentSpec, EvalConfig, ResultsExist, evaluate
 
     console = Console()
@@ -118,7 +120,7 @@ def run_eval(args: argparse.Namespace) -> int:
                         variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
                         episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
                         trap_retries=args.trap_retries,
-                        devices=args.device or ["sim"])
+                        devices=device_names(args.device or ["sim"]))
     out = Path(args.out or f"runs/eval-{time.strftime('%Y%m%d-%H%M%S')}")
     n = len(config.episodes())
     console.print(f"[bold]antrap eval[/]: {', '.join(a.label for a in agents)} on "

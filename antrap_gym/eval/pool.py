@@ -148,7 +148,7 @@ class LocalPool:
                 pending.appendleft(spec)
             else:
                 on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)",
-                                       kind=INFRASTRUCTURE))
+                                       kind=INFRASTRUCTURE, device=self.config.device_for(i)))
 
         while pending or any(w.spec is not None for w in self.workers):
             for w in self.workers:
@@ -266,7 +266,7 @@ class RayPool:
                 pending.appendleft(spec)
             else:
                 on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)",
-                                       kind=INFRASTRUCTURE))
+                                       kind=INFRASTRUCTURE, device=self.config.device_for(i)))
 
         def start_failed(i: int, why: str) -> None:
             nonlocal start_failures

@@ -98,7 +98,8 @@ class EpisodeRunner:
 
             infra = isinstance(e, DeviceError | ModelAPIError)
             return error_record(spec, f"{type(e).__name__}: {e}", traceback.format_exc(),
-                                time.perf_counter() - t0, kind=INFRASTRUCTURE if infra else None)
+                                time.perf_counter() - t0, kind=INFRASTRUCTURE if infra else None,
+                                device=self.device)
 
     # --- screens ---------------------------------------------------------------------------------
     # In screenshot mode the thumbnail is cut from the agent's own observation. In text mode
@@ -186,6 +187,7 @@ class EpisodeRunner:
             "variant": spec.variant,
             "setting": spec.setting,
             "run": spec.run,
+            "device": self.device,
             "params": res.params,
             "goal": res.goal,
             "seed": spec.task_seed,
@@ -212,14 +214,15 @@ class EpisodeRunner:
 
 
 def error_record(spec: EpisodeSpec, message: str, tb: str = "", wall_s: float = 0.0,
-                 kind: str | None = None) -> dict[str, Any]:
+                 kind: str | None = None, device: str | None = None) -> dict[str, Any]:
     """The record of an episode that could not run (crash, timeout, lost worker).
 
     kind: `infrastructure` or `episode` (see `antrap_gym.eval.errors`); by default
-    read off the message."""
+    read off the message. device: the device name of the worker it ran on, if known."""
     return {
         "id": spec.key, "agent": spec.agent.label, "task": spec.task, "variant": spec.variant,
-        "setting": spec.setting, "run": spec.run, "params": {}, "goal": "", "seed": spec.task_seed,
+        "setting": spec.setting, "run": spec.run, "device": device, "params": {}, "goal": "",
+        "seed": spec.task_seed,
         "trap_seed": None, "trap_attempts": 0, "success": 0.0, "steps": 0, "budget": 0,
         "terminated": False, "truncated": True, "answer": None, "wall_s": round(wall_s, 4),
         "error": message, "error_kind": kind or error_kind(message), "traceback": tb[-4000:],
