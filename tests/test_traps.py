@@ -21,6 +21,7 @@ from antrap_gym.traps import (
     LAYERS,
     TRAP_TYPES,
     Firing,
+    Setting,
     TriggerSchedule,
     camel,
     parse_protocol,
@@ -1014,6 +1015,12 @@ def test_the_paper_protocol_states_its_budget_factor_as_data():
         assert spec.budget_factor == 1.15
         assert spec.schedule == {"p": 0.16, "window": 0.8, "at_least_once": True}
     assert parse_protocol(str(CONFIGS / "antrap.yaml")) == settings
+
+
+def test_none_and_clean_protocols_are_the_clean_setting_alone():
+    for name in ("none", "clean", "None"):
+        assert parse_protocol(name) == [Setting("clean", ())]
+    assert [s.name for s in parse_protocol("state")] == ["clean", *LAYERS["state"]]
 
 
 def test_a_bare_config_name_resolves_to_configs_traps():

@@ -169,6 +169,8 @@ def parse_protocol(protocol: Any) -> list[Setting]:
     setting); or from a trap selection ('all', a layer, 'a,b'): clean plus each
     type in turn."""
     name = None
+    if isinstance(protocol, str) and protocol.strip().lower() in ("none", "clean"):
+        return [Setting("clean", ())]
     if isinstance(protocol, str) and not _is_selection(protocol):
         path = config_path(protocol)
         if path is None:
