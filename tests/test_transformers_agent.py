@@ -163,6 +163,17 @@ def test_text_model_acts_in_the_env(text_model_dir):
     assert len(agent.session.history) == 3
 
 
+def test_threads_option_sets_the_processes_cpu_threads(text_model_dir):
+    import torch
+
+    before = torch.get_num_threads()
+    try:
+        make_agent("transformers", model_path=str(text_model_dir), max_new_tokens=8, threads=1)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_prompt_goes_through_the_chat_template(text_model_dir):
     agent = make_agent("transformers", model_path=text_model_dir, max_new_tokens=4)
     env = gym.make("antrap/AndroidSim-Text-v0", task="SettingsWifiToggle")

@@ -168,6 +168,7 @@ class GRPOSection:
     refresh_every: int = 10  # re-gather trap states every N steps (step granularity)
     states_per_refresh: int = 32
     oracle_share: float = 0.5  # share of states reached by the oracle (vs the policy)
+    trapped_weight: float = 4.0  # states where a trap acts are this many times as likely to be trained on
     discount: float = 1.0  # episode granularity: per-step discount of the return
     per_step_reward: float = 0.0  # episode granularity: reward (cost if < 0) per step taken
     max_turns: int | None = None  # episode granularity: null = the task's budget

@@ -8,6 +8,7 @@ viewer). Used at the end of SFT and GRPO runs, and on its own.
 
 from __future__ import annotations
 
+import os
 import zlib
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,8 @@ def agent_kwargs(path: str | Path, config: TrainConfig) -> dict[str, Any]:
               conclusion=pol.conclusion)
     if kw["device"] == "cpu":
         kw["dtype"] = "float32"
+        # one process per eval worker: share the cores instead of oversubscribing them
+        kw["threads"] = max(1, (os.cpu_count() or 1) // max(1, config.eval_after.workers))
     return kw
 
 

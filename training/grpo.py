@@ -218,7 +218,8 @@ def build_parts(config: TrainConfig, model, proc) -> dict[str, Any]:
     rewarder = StepRewarder(policy_cfg, max_steps=config.env.max_steps)
     gatherer = StateGatherer(tasks=config.tasks(), variants=config.variant_seeds(), stack=config.trap_stack(),
                              policy=policy_cfg, obs_mode=config.obs_mode(), max_steps=config.env.max_steps,
-                             num_envs=g.num_envs, rollout=g.rollout, workers=g.rollout_workers,
+                             num_envs=g.num_envs, trapped_weight=g.trapped_weight, rollout=g.rollout,
+                             workers=g.rollout_workers,
                              ray_address=g.ray_address)
     stream = LiveStates(config, gatherer, rewarder, policy=live if g.oracle_share < 1 else None)
 

@@ -36,6 +36,8 @@ class TransformersAgent(Agent):
         seeded from `seed` and the episode seed, so a run repeats exactly.
     prompt / coords / observation / element_index / ...: the policy format;
         observation None = "text" for text models, "screenshot" for VLMs.
+    threads: torch's CPU threads in this process (None: torch's default, one per
+        core; with several eval workers on a CPU, cores / workers each).
     """
 
     name = "transformers"
@@ -47,10 +49,13 @@ class TransformersAgent(Agent):
                  top_k: int | None = None, seed: int = 0, factor: int = QWEN25_FACTOR,
                  min_pixels: int | None = None, max_pixels: int | None = None, max_history: int = 20,
                  max_element_chars: int = 16_000, lenient: bool = True,
-                 trust_remote_code: bool = False, conclusion: bool = True) -> None:
+                 trust_remote_code: bool = False, conclusion: bool = True,
+                 threads: int | None = None) -> None:
         import torch
         import transformers as tf
 
+        if threads:  # CPU threads for this process (several agents on few cores: 1 each)
+            torch.set_num_threads(int(threads))
         path = Path(model_path).expanduser()
         if not path.is_dir():
             raise FileNotFoundError(f"{path} is not a local model directory (models are never "
