@@ -93,6 +93,10 @@ def test_unparseable_and_foreign_replies(popup_states):
     assert foreign.format == 0.5
     bad = r.outcome(s.id, reply({"action_type": "open_app", "app_name": "NoSuchApp"}, s))
     assert bad.valid == 0.0 and bad.format == 1.0
+    # rejected by the env: as unusable as no action, never a safe harbour above a real action
+    assert bad.progress == junk.progress == -1.0
+    out_of_range = r.outcome(s.id, reply({"action_type": "click", "index": 999}, s))
+    assert out_of_range.valid == 0.0 and out_of_range.progress == -1.0
     r.close()
 
 

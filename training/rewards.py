@@ -14,9 +14,10 @@ is scored by three functions, logged separately by TRL:
             [-1, 1] (1 = a step the oracle would take; a pop-up closed counts,
             since the pop-up is on the phone), 1 for finishing the task, -1 for
             ending it unsolved, reaching a state the oracle cannot finish from,
-            or a reply with no usable action at all (it forfeits the step; scored
-            0, it would be the safest reply wherever a wrong action costs -1, and
-            GRPO would learn to stop writing actions).
+            or a reply with no usable action: unparseable, or rejected by the env
+            (it forfeits the step; scored 0, it would be the safest reply wherever
+            a wrong action costs -1, and GRPO learns to write such replies: an
+            unknown app, an index out of range).
 
 Outcomes are cached per (state, reply): the three functions share one execution.
 """
@@ -33,7 +34,8 @@ from antrap_gym.env.state import StackState, restore
 from antrap_gym.traps.solvability import Prover
 
 CACHE_SIZE = 20000
-#: progress of a reply that holds no usable action: no better than the worst action
+#: progress of a reply that holds no usable action (unparseable, or rejected by the env):
+#: no better than the worst action
 UNUSABLE_PROGRESS = -1.0
 
 
@@ -174,8 +176,9 @@ class StepRewarder:
                 base = env.unwrapped
                 success = float(base.task.is_successful(base.device, base.answer)) >= 1.0
                 return Outcome(fmt, valid, 1.0 if success else -1.0, success, action, "")
-            if not valid:
-                break
+            if not valid:  # rejected by the env: as unusable as no action at all
+                return Outcome(fmt, valid, UNUSABLE_PROGRESS, False, action,
+                               str(obs.get("last_action_error") or ""))
         after = self.prover.distance(env.unwrapped)
         progress = -1.0 if after is None else max(-1.0, min(1.0, float(state.distance - after)))
         return Outcome(fmt, valid, progress, False, action, str(obs.get("last_action_error") or ""))
