@@ -431,19 +431,21 @@ def test_frozen_device_times_out_then_recovers(adb, fresh_phone):
     assert d.shell("echo after") == "after"
 
 
-@needs_adb
-def test_module_entry_point_serves_until_sigterm(adb):
-    import sys
-
-    proc = subprocess.Popen([sys.executable, "-m", "antrap_gym.device.adbd", "--port", "0",
-                             "--serial", "SIMCLI"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+@contextlib.contextmanager
+def served_phone(adb, cmd: list[str], banner: str):
+    """Start sim-adbd as a process (`cmd`), wait for its `banner` line, connect the stock
+    adb to it; yields the address. Leaving stops it with SIGTERM: it must exit cleanly and
+    the device go offline."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     address = None
     try:
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "sim-adbd printed nothing within 60 s"
         line = proc.stdout.readline().decode()  # printed once listening
-        assert "SIMCLI" in line and "listening on 127.0.0.1:" in line, line
+        assert line.startswith(banner) and "listening on 127.0.0.1:" in line, line
         address = line.split("listening on ", 1)[1].split()[0]
         adb.connect(address)
-        assert adb.sh(address, "shell", "getprop", "ro.product.model").stdout == b"Pixel 6\n"
+        yield address
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 0
         adb.wait_state(address, "offline")
@@ -455,6 +457,15 @@ def test_module_entry_point_serves_until_sigterm(adb):
         proc.stderr.close()
         if address:
             adb.run("disconnect", address, timeout=10)
+
+
+@needs_adb
+def test_module_entry_point_serves_until_sigterm(adb):
+    import sys
+
+    cmd = [sys.executable, "-m", "antrap_gym.device.adbd", "--port", "0", "--serial", "SIMCLI"]
+    with served_phone(adb, cmd, "adbd SIMCLI") as address:
+        assert adb.sh(address, "shell", "getprop", "ro.product.model").stdout == b"Pixel 6\n"
 
 
 @needs_adb
@@ -478,27 +489,8 @@ def test_the_antrap_sim_adbd_console_script(adb):
 
     antrap = shutil.which("antrap")
     assert antrap, "the `antrap` console script is not installed (pip install -e .)"
-    proc = subprocess.Popen([antrap, "sim-adbd", "--port", "0", "--serial", "SIMCONSOLE7"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    address = None
-    try:
-        ready, _, _ = select.select([proc.stdout], [], [], 60)
-        assert ready, "sim-adbd printed nothing within 60 s"
-        line = proc.stdout.readline().decode()
-        assert line.startswith("adbd SIMCONSOLE7 listening on 127.0.0.1:"), line
-        address = line.split("listening on ", 1)[1].split()[0]
-        adb.connect(address)
+    cmd = [antrap, "sim-adbd", "--port", "0", "--serial", "SIMCONSOLE7"]
+    with served_phone(adb, cmd, "adbd SIMCONSOLE7") as address:
         assert adb.sh(address, "shell", "getprop", "ro.serialno").stdout == b"SIMCONSOLE7\n"
         res = adb.sh(address, "shell", "settings put global wifi_on 0; settings get global wifi_on")
         assert res.returncode == 0 and res.stdout == b"0\n"
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(10) == 0
-        adb.wait_state(address, "offline")
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-        proc.stderr.close()
-        if address:
-            adb.run("disconnect", address, timeout=10)
