@@ -17,6 +17,7 @@ import pytest
 
 from antrap_gym.eval import AgentSpec, EvalConfig, ResultsExist, evaluate, load_records
 from antrap_gym.eval.pool import InlinePool, LocalPool, make_pool
+from antrap_gym.eval.report import print_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -376,6 +377,14 @@ def test_workers_that_cannot_start_end_the_run_with_errors_not_a_hang(tmp_path):
     assert all("no worker could start" in r["error"] and "3 workers in a row" in r["error"]
                and r["error_kind"] == "infrastructure" for r in records), records[0]["error"]
     assert summary["agents"]["oracle"]["infrastructure_errors"] == 12
+    # the table says the 0% is not a measurement, and how to get one
+    assert "12 of 12 oracle episodes ended in an infrastructure error" in \
+        (tmp_path / "summary.md").read_text()
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    print_table(summary, console)
+    assert "12 of 12 oracle episodes ended in an infrastructure error" in console.export_text()
 
 
 def test_resume_retries_infrastructure_errors_only(tmp_path):

@@ -68,6 +68,7 @@ def markdown(summary: dict[str, Any]) -> str:
         row += [pm(a["layers"][lay]["success_rate"], a["layers"][lay]["ci95"])
                 if lay in a["layers"] else "–" for lay in layers]
         lines.append("| " + " | ".join(row) + " |")
+    lines += [f"\n{w}" for w in infrastructure_warnings(summary)]
     k = max((a["clean"]["k"] for a in summary["agents"].values()), default=1)
     lines += ["", f"## Pass@{k} (%)", "",
               "| " + " | ".join(["Agent", "Clean", *[SHORT.get(c, c) for c in cols], "Trap avg",
@@ -94,6 +95,20 @@ def markdown(summary: dict[str, Any]) -> str:
                              f"{pm(t['recovery_rate'], t['recovery_ci95'])} | "
                              f"{'–' if math.isnan(extra) else f'{extra:.2f}'} |")
     return "\n".join(lines) + "\n"
+
+
+def infrastructure_warnings(summary: dict[str, Any]) -> list[str]:
+    """One line per agent whose episodes include unjudged ones (a worker died or timed
+    out, the device or the API failed): they count as failures in the rates above, so
+    the table must say so."""
+    out = []
+    for agent, a in summary["agents"].items():
+        n = a.get("infrastructure_errors", 0)
+        if n:
+            out.append(f"**Warning:** {n} of {a['episodes']} {agent} episodes ended in an "
+                       "infrastructure error (not judged; counted as failures above) — "
+                       "`antrap eval --resume` with the same arguments retries them.")
+    return out
 
 
 def print_table(summary: dict[str, Any], console: Console | None = None) -> None:
@@ -129,6 +144,8 @@ def print_table(summary: dict[str, Any], console: Console | None = None) -> None
                           *[pct(summary["agents"][a]["layers"].get(lay, {}).get("success_rate"))
                             for a in agents])
     console.print(table)
+    for w in infrastructure_warnings(summary):
+        console.print(w.replace("**Warning:**", "[bold red]Warning:[/]"))
 
 
 class ReportError(ValueError):
