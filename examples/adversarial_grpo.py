@@ -1,11 +1,16 @@
 """Adversarial GRPO against pop-ups, end to end on the simulated phone (CPU, tiny policy).
 
-    python examples/adversarial_grpo.py --out runs/demo            # ~30 min on 2 cores
+    python examples/adversarial_grpo.py --out runs/demo            # ~25 min on 2 cores
     python examples/adversarial_grpo.py --out runs/demo --quick    # a few minutes, no claims
 
-1. SFT the tiny policy on the oracle's clean steps (antrap-mini Settings tasks);
-2. evaluate it clean and under external_interruption (the harness, Wilson 95% CIs);
-3. step-level adversarial GRPO under external_interruption, starting from (1);
+1. SFT the tiny policy on the oracle's clean steps: the two Settings tasks of
+   antrap-mini, plus two tasks whose clean runs answer in-app dialogs (the only
+   prior a pop-up can draw on: a policy that never pressed a dialog's button
+   never samples one, and GRPO has nothing to reinforce);
+2. evaluate it clean and under external_interruption on antrap-mini's Wi-Fi task
+   (the harness, Wilson 95% CIs);
+3. step-level adversarial GRPO under external_interruption on the antrap-mini
+   Settings tasks, starting from (1);
 4. evaluate again, and write `results.md` / `results.json` in --out.
 
 Every stage resumes: re-running the command after a kill continues where it stopped.
@@ -18,15 +23,21 @@ import json
 import time
 from pathlib import Path
 
-TASKS = "[SettingsWifiToggle,SettingsBrightness]"
+SFT_TASKS = "[SettingsWifiToggle,SettingsBrightness,ContactsDeleteContact,SettingsScreenTimeout]"
+GRPO_TASKS = "[SettingsWifiToggle,SettingsBrightness]"  # antrap-mini's Settings tasks
+EVAL_TASKS = "[SettingsWifiToggle]"
+# --prior other-apps: the oracle's pop-up handling, but only on the two dialog tasks
+# (never on the tasks GRPO trains on or the harness evaluates)
+PRIOR_TASKS = "[ContactsDeleteContact,SettingsScreenTimeout]"
 
 
 def overrides(**extra) -> list[str]:
     base = {
-        "env.suite": "antrap-mini", "env.tasks": TASKS, "env.variants": 4,
-        "model.device": "cpu", "policy.conclusion": "false",
-        "eval_after.tasks": TASKS, "eval_after.traps": "external_interruption",
-        "eval_after.variants": 5, "eval_after.runs": 3, "eval_after.workers": 2,
+        "env.suite": "antrap-mini", "env.tasks": GRPO_TASKS, "env.variants": 4,
+        "model.device": "cpu", "model.tiny.hidden_size": 256, "model.tiny.intermediate_size": 512,
+        "policy.conclusion": "false", "policy.index_targets": "true",
+        "eval_after.tasks": EVAL_TASKS, "eval_after.traps": "external_interruption",
+        "eval_after.variants": 10, "eval_after.runs": 3, "eval_after.workers": 2,
         "eval_after.max_new_tokens": 96,
     }
     return [f"{k}={v}" for k, v in {**base, **extra}.items()]
@@ -44,6 +55,23 @@ def fmt(c: dict) -> str:
     return f"{100 * c['rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] (n={c['n']})"
 
 
+def collect_prior(out: Path, sft_keys: dict) -> list[Path]:
+    """Clean oracle data on the SFT tasks, plus the oracle under external_interruption on
+    PRIOR_TASKS alone (two collections, reused when already there)."""
+    from training.config import load_config
+    from training.data import DATA_FILE, collect_from_config
+
+    dirs = []
+    for name, path, extra in (("clean", "configs/train/clean.yaml", {}),
+                              ("popups-other-apps", "configs/train/external_interruption.yaml",
+                               {"env.tasks": PRIOR_TASKS, "sft.collect.traps": "[train]", "traps.p": 0.3})):
+        d = out / "data" / name
+        if not (d / DATA_FILE).exists():
+            collect_from_config(load_config(path, overrides(**{**sft_keys, **extra})), d)
+        dirs.append(d)
+    return dirs
+
+
 def main(argv: list[str] | None = None) -> int:
     from training.config import load_config
     from training.evaluation import evaluate_checkpoint
@@ -52,8 +80,11 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo")
-    ap.add_argument("--sft-steps", type=int, default=300)
-    ap.add_argument("--grpo-steps", type=int, default=80)
+    ap.add_argument("--sft-steps", type=int, default=400)
+    ap.add_argument("--grpo-steps", type=int, default=50)
+    ap.add_argument("--prior", choices=("clean", "other-apps"), default="clean",
+                    help="SFT data: clean oracle steps only (the protocol), or clean plus the oracle "
+                         "recovering from pop-ups on the two dialog tasks only")
     ap.add_argument("--quick", action="store_true", help="tiny budgets: checks the pipeline only")
     args = ap.parse_args(argv)
     if args.quick:
@@ -62,10 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     times: dict[str, float] = {}
 
-    sft_cfg = load_config("configs/train/clean.yaml", overrides(**{
-        "name": "demo-sft", "sft.max_steps": args.sft_steps, "sft.lr": 3e-3, "sft.lr_scheduler": "constant",
-        "sft.collect.traps": "[clean]", "sft.collect.thought": "none", "eval_after.enabled": "false",
-        "train.save_steps": 100, "train.progress": "true"}))
+    sft_keys = {"name": "demo-sft", "env.tasks": SFT_TASKS, "sft.max_steps": args.sft_steps, "sft.lr": 3e-3,
+                "sft.lr_scheduler": "constant", "sft.collect.traps": "[clean]", "sft.collect.thought": "none",
+                "eval_after.enabled": "false", "train.save_steps": 100, "train.progress": "true"}
+    if args.prior == "other-apps":
+        sft_keys["sft.data"] = "[" + ",".join(str(d) for d in collect_prior(out, sft_keys)) + "]"
+    sft_cfg = load_config("configs/train/clean.yaml", overrides(**sft_keys))
     sft_final = run_sft(sft_cfg, out / "sft", resume=True)
     times["sft"] = time.monotonic() - t0
 
@@ -75,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
 
     grpo_cfg = load_config("configs/train/external_interruption.yaml", overrides(**{
         "name": "demo-grpo", "grpo.init_from": str(sft_final), "grpo.steps": args.grpo_steps,
-        "grpo.granularity": "step", "grpo.num_generations": 8, "grpo.batch_size": 8, "grpo.lr": 2e-4,
+        "grpo.granularity": "step", "grpo.num_generations": 8, "grpo.batch_size": 16, "grpo.lr": 1.5e-4,
+        "grpo.beta": 0.04, "grpo.trapped_weight": 50,
         "grpo.temperature": 1.0, "grpo.max_completion_length": 96, "grpo.states_per_refresh": 16,
         "grpo.refresh_every": 4, "grpo.oracle_share": 0.5, "grpo.num_envs": 4,
         "traps.p": 0.3, "eval_after.enabled": "false", "train.save_steps": 20, "train.progress": "true"}))
@@ -91,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {"before": {s: cell(before, s) for s in ("clean", "external_interruption")},
               "after": {s: cell(after, s) for s in ("clean", "external_interruption")},
               "minutes": {k: round(v / 60, 2) for k, v in times.items()},
-              "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps}
+              "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps, "prior": args.prior}
     (out / "results.json").write_text(json.dumps(result, indent=1))
     lines = ["| policy | clean | external_interruption |", "|---|---|---|"]
     for name, key in (("SFT (clean oracle data)", "before"), ("SFT + adversarial GRPO", "after")):

@@ -76,6 +76,8 @@ def test_step_grpo_moves_the_weights_with_verified_rewards(warm, tmp_path):
     logged = _rows(tmp_path / "run", "rewards/progress_reward/mean")
     assert [r["step"] for r in logged] == [1, 2, 3]
     assert any(r["reward_std"] > 0 for r in logged), logged  # the warm policy's samples differ in reward
+    assert all(0.0 <= r["parse_rate"] <= 1.0 and "success_rate" in r for r in logged)
+    assert any(r["parse_rate"] > 0 for r in logged)  # the warm policy mostly writes parseable replies
     assert _changed(_weights(warm), _weights(final)) > 0
     states = [r for r in read_metrics(tmp_path / "run") if r.get("event") == "states"]
     assert states and states[0]["states"] == 6
@@ -122,6 +124,7 @@ def test_episode_grpo_runs_whole_episodes_per_group(warm, tmp_path):
     assert len(eps) == 2 and all(e["episodes"] == 4 and 1 <= e["mean_turns"] <= 4 for e in eps)
     logged = _rows(tmp_path / "run", "rewards/outcome_reward/mean")
     assert [r["step"] for r in logged] == [1, 2]
+    assert all(0.0 <= r["parse_rate"] <= 1.0 for r in logged) and any(r["parse_rate"] > 0 for r in logged)
     if any(r["reward_std"] > 0 for r in logged):
         assert _changed(_weights(warm), _weights(final)) > 0
 
