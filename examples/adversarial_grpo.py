@@ -1,10 +1,10 @@
 """Adversarial GRPO against pop-ups, end to end on the simulated phone (CPU, tiny policy).
 
-    python examples/adversarial_grpo.py --out runs/demo            # ~25 min on 2 cores
+    python examples/adversarial_grpo.py --out runs/demo            # ~26 min on 2 cores
     python examples/adversarial_grpo.py --out runs/demo --quick    # a few minutes, no claims
 
-1. SFT the tiny policy on the oracle's clean steps: the two Settings tasks of
-   antrap-mini, plus two tasks whose clean runs answer in-app dialogs (the only
+1. SFT the tiny policy on the oracle's clean steps (16 variants per task): the two
+   Settings tasks of antrap-mini, plus two tasks whose clean runs answer in-app dialogs (the only
    prior a pop-up can draw on: a policy that never pressed a dialog's button
    never samples one, and GRPO has nothing to reinforce);
 2. evaluate it clean and under external_interruption on antrap-mini's Wi-Fi task
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo")
     ap.add_argument("--sft-steps", type=int, default=400)
-    ap.add_argument("--grpo-steps", type=int, default=50)
+    ap.add_argument("--grpo-steps", type=int, default=90)
     ap.add_argument("--prior", choices=("clean", "other-apps"), default="clean",
                     help="SFT data: clean oracle steps only (the protocol), or clean plus the oracle "
                          "recovering from pop-ups on the two dialog tasks only")
@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     times: dict[str, float] = {}
 
-    sft_keys = {"name": "demo-sft", "env.tasks": SFT_TASKS, "sft.max_steps": args.sft_steps, "sft.lr": 3e-3,
+    sft_keys = {"name": "demo-sft", "env.tasks": SFT_TASKS, "env.variants": 16,
+                "sft.max_steps": args.sft_steps, "sft.lr": 3e-3,
                 "sft.lr_scheduler": "constant", "sft.collect.traps": "[clean]", "sft.collect.thought": "none",
                 "eval_after.enabled": "false", "train.save_steps": 100, "train.progress": "true"}
     if args.prior == "other-apps":
@@ -107,9 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     times["eval_before"] = time.monotonic() - t
 
     grpo_cfg = load_config("configs/train/external_interruption.yaml", overrides(**{
-        "name": "demo-grpo", "grpo.init_from": str(sft_final), "grpo.steps": args.grpo_steps,
+        "name": "demo-grpo", "env.variants": 16, "grpo.init_from": str(sft_final),
+        "grpo.steps": args.grpo_steps,
         "grpo.granularity": "step", "grpo.num_generations": 8, "grpo.batch_size": 16, "grpo.lr": 1.5e-4,
-        "grpo.beta": 0.04, "grpo.trapped_weight": 50,
+        "grpo.beta": 0.04, "grpo.trapped_weight": 5,
         "grpo.temperature": 1.0, "grpo.max_completion_length": 96, "grpo.states_per_refresh": 16,
         "grpo.refresh_every": 4, "grpo.oracle_share": 0.5, "grpo.num_envs": 4,
         "traps.p": 0.3, "eval_after.enabled": "false", "train.save_steps": 20, "train.progress": "true"}))
@@ -127,10 +129,12 @@ def main(argv: list[str] | None = None) -> int:
               "minutes": {k: round(v / 60, 2) for k, v in times.items()},
               "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps, "prior": args.prior}
     (out / "results.json").write_text(json.dumps(result, indent=1))
-    lines = ["| policy | clean | external_interruption |", "|---|---|---|"]
+    lines = ["| policy | clean | external_interruption | recovered from the pop-up |", "|---|---|---|---|"]
     for name, key in (("SFT (clean oracle data)", "before"), ("SFT + adversarial GRPO", "after")):
         r = result[key]
-        lines.append(f"| {name} | {fmt(r['clean'])} | {fmt(r['external_interruption'])} |")
+        rec = r["external_interruption"]["recovery"]
+        lines.append(f"| {name} | {fmt(r['clean'])} | {fmt(r['external_interruption'])} | "
+                     f"{'–' if rec is None else f'{100 * rec:.1f}%'} |")
     lines.append("")
     lines.append("minutes: " + ", ".join(f"{k} {v}" for k, v in result["minutes"].items()))
     (out / "results.md").write_text("\n".join(lines) + "\n")
