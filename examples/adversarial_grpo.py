@@ -47,12 +47,18 @@ def cell(summary: dict, setting: str) -> dict:
     agent = next(iter(summary["agents"].values()))
     row = agent["clean"] if setting == "clean" else agent["traps"][setting]
     return {"rate": row["success_rate"], "ci95": row["ci95"], "n": row["n"],
-            "recovery": row.get("recovery_rate")}
+            "recovery": row.get("recovery_rate"), "recovery_ci95": row.get("recovery_ci95")}
+
+
+def pct_ci(rate: float | None, ci: list[float] | None) -> str:
+    if rate is None:
+        return "–"
+    lo, hi = ci or (rate, rate)
+    return f"{100 * rate:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def fmt(c: dict) -> str:
-    lo, hi = c["ci95"]
-    return f"{100 * c['rate']:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] (n={c['n']})"
+    return f"{pct_ci(c['rate'], c['ci95'])} (n={c['n']})"
 
 
 def collect_prior(out: Path, sft_keys: dict) -> list[Path]:
@@ -132,9 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["| policy | clean | external_interruption | recovered from the pop-up |", "|---|---|---|---|"]
     for name, key in (("SFT (clean oracle data)", "before"), ("SFT + adversarial GRPO", "after")):
         r = result[key]
-        rec = r["external_interruption"]["recovery"]
-        lines.append(f"| {name} | {fmt(r['clean'])} | {fmt(r['external_interruption'])} | "
-                     f"{'–' if rec is None else f'{100 * rec:.1f}%'} |")
+        trap = r["external_interruption"]
+        lines.append(f"| {name} | {fmt(r['clean'])} | {fmt(trap)} | "
+                     f"{pct_ci(trap['recovery'], trap['recovery_ci95'])} |")
     lines.append("")
     lines.append("minutes: " + ", ".join(f"{k} {v}" for k, v in result["minutes"].items()))
     (out / "results.md").write_text("\n".join(lines) + "\n")

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from antrap_gym.eval.metrics import column_order, summarize, to_json
 from antrap_gym.eval.store import load_records
@@ -68,7 +69,7 @@ def markdown(summary: dict[str, Any]) -> str:
         row += [pm(a["layers"][lay]["success_rate"], a["layers"][lay]["ci95"])
                 if lay in a["layers"] else "–" for lay in layers]
         lines.append("| " + " | ".join(row) + " |")
-    lines += [f"\n{w}" for w in infrastructure_warnings(summary)]
+    lines += [f"\n**Warning:** {w}" for w in infrastructure_warnings(summary)]
     k = max((a["clean"]["k"] for a in summary["agents"].values()), default=1)
     lines += ["", f"## Pass@{k} (%)", "",
               "| " + " | ".join(["Agent", "Clean", *[SHORT.get(c, c) for c in cols], "Trap avg",
@@ -105,7 +106,7 @@ def infrastructure_warnings(summary: dict[str, Any]) -> list[str]:
     for agent, a in summary["agents"].items():
         n = a.get("infrastructure_errors", 0)
         if n:
-            out.append(f"**Warning:** {n} of {a['episodes']} {agent} episodes ended in an "
+            out.append(f"{n} of {a['episodes']} {agent} episodes ended in an "
                        "infrastructure error (not judged; counted as failures above) — "
                        "`antrap eval --resume` with the same arguments retries them.")
     return out
@@ -144,8 +145,8 @@ def print_table(summary: dict[str, Any], console: Console | None = None) -> None
                           *[pct(summary["agents"][a]["layers"].get(lay, {}).get("success_rate"))
                             for a in agents])
     console.print(table)
-    for w in infrastructure_warnings(summary):
-        console.print(w.replace("**Warning:**", "[bold red]Warning:[/]"))
+    for w in infrastructure_warnings(summary):  # Text: an agent's label is never read as markup
+        console.print(Text.assemble(("Warning: ", "bold red"), w))
 
 
 class ReportError(ValueError):
