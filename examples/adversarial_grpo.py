@@ -1,17 +1,18 @@
 """Adversarial GRPO against pop-ups, end to end on the simulated phone (CPU, tiny policy).
 
-    python examples/adversarial_grpo.py --out runs/demo            # ~26 min on 2 cores
+    python examples/adversarial_grpo.py --out runs/demo            # ~25 min on 2 cores
     python examples/adversarial_grpo.py --out runs/demo --quick    # a few minutes, no claims
 
-1. SFT the tiny policy on the oracle's clean steps (16 variants per task): the two
-   Settings tasks of antrap-mini, plus two tasks whose clean runs answer in-app dialogs (the only
-   prior a pop-up can draw on: a policy that never pressed a dialog's button
-   never samples one, and GRPO has nothing to reinforce);
-2. evaluate it clean and under external_interruption on antrap-mini's Wi-Fi task
+1. SFT the tiny policy on the oracle's clean steps of antrap-mini's Wi-Fi task (32 variants),
+   collected with DART disturbances (`--noise`: the oracle recovers from a Back, a wasted
+   step, a random or a missed tap, so the labels teach reading the screen, not the step count);
+   one task, because the tiny policy does not learn to read the goal in this budget
+   (docs/training.md, "Demonstration");
+2. evaluate it clean and under external_interruption on the Wi-Fi task
    (the harness, Wilson 95% CIs);
-3. step-level adversarial GRPO under external_interruption on the antrap-mini
-   Settings tasks, starting from (1);
-4. evaluate again, and write `results.md` / `results.json` in --out.
+3. step-level adversarial GRPO under external_interruption on the Wi-Fi task, from (1);
+4. evaluate again, and write `results.md` / `results.json` in --out, with the change in
+   trapped success and its Newcombe 95% interval.
 
 Every stage resumes: re-running the command after a kill continues where it stopped.
 """
@@ -23,8 +24,8 @@ import json
 import time
 from pathlib import Path
 
-SFT_TASKS = "[SettingsWifiToggle,SettingsBrightness,ContactsDeleteContact,SettingsScreenTimeout]"
-GRPO_TASKS = "[SettingsWifiToggle,SettingsBrightness]"  # antrap-mini's Settings tasks
+SFT_TASKS = "[SettingsWifiToggle]"
+GRPO_TASKS = "[SettingsWifiToggle]"
 EVAL_TASKS = "[SettingsWifiToggle]"
 # --prior other-apps: the oracle's pop-up handling, but only on the two dialog tasks
 # (never on the tasks GRPO trains on or the harness evaluates)
@@ -35,7 +36,7 @@ def overrides(**extra) -> list[str]:
     base = {
         "env.suite": "antrap-mini", "env.tasks": GRPO_TASKS, "env.variants": 4,
         "model.device": "cpu", "model.tiny.hidden_size": 256, "model.tiny.intermediate_size": 512,
-        "policy.conclusion": "false", "policy.index_targets": "true",
+        "policy.conclusion": "false", "policy.index_targets": "true", "policy.goal_reminder": "true",
         "eval_after.tasks": EVAL_TASKS, "eval_after.traps": "external_interruption",
         "eval_after.variants": 10, "eval_after.runs": 3, "eval_after.workers": 2,
         "eval_after.max_new_tokens": 96,
@@ -59,6 +60,15 @@ def pct_ci(rate: float | None, ci: list[float] | None) -> str:
 
 def fmt(c: dict) -> str:
     return f"{pct_ci(c['rate'], c['ci95'])} (n={c['n']})"
+
+
+def rise(before: dict, after: dict) -> dict:
+    """after - before success under the trap, with Newcombe's 95% interval for a difference
+    of two proportions; `measured` when the whole interval lies above zero."""
+    from antrap_gym.eval.metrics import newcombe
+
+    lo, hi = newcombe(after["rate"], after["ci95"], before["rate"], before["ci95"])
+    return {"delta": after["rate"] - before["rate"], "ci95": [lo, hi], "measured": lo > 0}
 
 
 def collect_prior(out: Path, sft_keys: dict) -> list[Path]:
@@ -91,6 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--prior", choices=("clean", "other-apps"), default="clean",
                     help="SFT data: clean oracle steps only (the protocol), or clean plus the oracle "
                          "recovering from pop-ups on the two dialog tasks only")
+    ap.add_argument("--noise", type=float, default=0.15,
+                    help="DART disturbances while collecting the clean SFT data: per-step probability "
+                         "that the collector does wait/back/home/a random tap/a missed tap instead of the "
+                         "oracle, which then recovers (0 = plain clean runs)")
+    ap.add_argument("--trapped-weight", type=float, default=5.0,
+                    help="how much likelier a trapped state is drawn for a GRPO batch than a clean one")
     ap.add_argument("--quick", action="store_true", help="tiny budgets: checks the pipeline only")
     args = ap.parse_args(argv)
     if args.quick:
@@ -99,9 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     times: dict[str, float] = {}
 
-    sft_keys = {"name": "demo-sft", "env.tasks": SFT_TASKS, "env.variants": 16,
+    sft_keys = {"name": "demo-sft", "env.tasks": SFT_TASKS, "env.variants": 32,
                 "sft.max_steps": args.sft_steps, "sft.lr": 3e-3,
                 "sft.lr_scheduler": "constant", "sft.collect.traps": "[clean]", "sft.collect.thought": "none",
+                "sft.collect.noise": args.noise,
                 "eval_after.enabled": "false", "train.save_steps": 100, "train.progress": "true"}
     if args.prior == "other-apps":
         sft_keys["sft.data"] = "[" + ",".join(str(d) for d in collect_prior(out, sft_keys)) + "]"
@@ -117,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         "name": "demo-grpo", "env.variants": 16, "grpo.init_from": str(sft_final),
         "grpo.steps": args.grpo_steps,
         "grpo.granularity": "step", "grpo.num_generations": 8, "grpo.batch_size": 16, "grpo.lr": 1.5e-4,
-        "grpo.beta": 0.04, "grpo.trapped_weight": 5,
+        "grpo.beta": 0.04, "grpo.trapped_weight": args.trapped_weight,
         "grpo.temperature": 1.0, "grpo.max_completion_length": 96, "grpo.states_per_refresh": 16,
         "grpo.refresh_every": 4, "grpo.oracle_share": 0.5, "grpo.num_envs": 4,
         "traps.p": 0.3, "eval_after.enabled": "false", "train.save_steps": 20, "train.progress": "true"}))
@@ -133,7 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     result = {"before": {s: cell(before, s) for s in ("clean", "external_interruption")},
               "after": {s: cell(after, s) for s in ("clean", "external_interruption")},
               "minutes": {k: round(v / 60, 2) for k, v in times.items()},
-              "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps, "prior": args.prior}
+              "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps, "prior": args.prior,
+              "noise": args.noise, "trapped_weight": args.trapped_weight}
+    result["rise"] = rise(result["before"]["external_interruption"], result["after"]["external_interruption"])
     (out / "results.json").write_text(json.dumps(result, indent=1))
     lines = ["| policy | clean | external_interruption | recovered from the pop-up |", "|---|---|---|---|"]
     for name, key in (("SFT (clean oracle data)", "before"), ("SFT + adversarial GRPO", "after")):
@@ -141,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
         trap = r["external_interruption"]
         lines.append(f"| {name} | {fmt(r['clean'])} | {fmt(trap)} | "
                      f"{pct_ci(trap['recovery'], trap['recovery_ci95'])} |")
+    r = result["rise"]
+    lines.append("")
+    lines.append(f"success under the trap: {100 * r['delta']:+.1f} points, Newcombe 95% interval "
+                 f"[{100 * r['ci95'][0]:+.1f}, {100 * r['ci95'][1]:+.1f}] -> "
+                 + ("a measured rise" if r["measured"] else "not a measured rise (the interval includes 0)"))
     lines.append("")
     lines.append("minutes: " + ", ".join(f"{k} {v}" for k, v in result["minutes"].items()))
     (out / "results.md").write_text("\n".join(lines) + "\n")

@@ -355,6 +355,19 @@ def test_history_is_capped():
     assert "Step 8: action 7" in text and "Step 10: action 9" in text and "Step 7:" not in text
 
 
+@pytest.mark.parametrize("prompt", ["guiowl", "m3a"])
+def test_goal_reminder_restates_the_goal_after_the_screen(prompt):
+    on = PolicyConfig(observation="text", prompt=prompt, goal_reminder=True)
+    off = PolicyConfig(observation="text", prompt=prompt)
+    goal = "Turn Wi-Fi off."
+    text = build_messages(goal, SCREEN, elements="[0] TextView \"Wi-Fi\"", config=on)[1]["content"]
+    assert text.count(goal) == 2
+    assert text.index("[0] TextView") < text.rindex(goal) < text.index("Answer as:" if prompt == "m3a"
+                                                                         else "Before acting")
+    plain = build_messages(goal, SCREEN, elements="[0] TextView \"Wi-Fi\"", config=off)[1]["content"]
+    assert plain.count(goal) == 1 and "Remember" not in plain
+
+
 # --- parsers on realistic outputs ---------------------------------------------------------------
 
 GUIOWL_CLICK = """<thinking>

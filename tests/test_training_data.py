@@ -269,6 +269,50 @@ def test_collect_cli(tmp_path):
     assert main(["collect", "--out", str(out), "--traps", "nonsense"]) == 2
 
 
+def test_disturbed_collection_keeps_the_oracles_labels_and_the_disturbances_in_the_history(tmp_path):
+    """DART-style noise: disturbances (wait/back/home/tap/miss) enter each later prompt's
+    step history as the agent's own steps, write no rows, and the oracle recovers."""
+    from training.cli import main
+
+    out = tmp_path / "noisy"
+    args = ["collect", "--out", str(out), "--tasks", "SettingsWifiToggle,ContactsAddContact",
+            "--variants", "6", "--traps", "clean", "--noise", "0.35"]
+    assert main(args) == 0
+    info = json.loads((out / "dataset_info.json").read_text())
+    assert info["noise"] == 0.35 and info["by_setting"]["clean"]["disturbances"] >= 6
+    rows = read_rows([out])
+    by_episode: dict[str, list[dict]] = {}
+    for r in rows:
+        by_episode.setdefault(r["episode"], []).append(r)
+    shaken = [eps for eps in by_episode.values() if eps[-1]["disturbed"] > 0]
+    assert shaken, "no kept episode was disturbed at noise 0.35"
+    failed_then_retried = 0
+    for eps in by_episode.values():
+        assert eps[-1]["action"]["action_type"] == "status" and eps[-1]["success"] == 1.0
+        steps = [r["step"] for r in eps]
+        assert steps == sorted(set(steps))
+        for k, r in enumerate(eps):
+            # the env step number skips exactly the disturbances executed so far
+            assert r["step"] == k + 1 + r["disturbed"]
+            user = r["messages"][1]["content"]
+            for j in range(1, r["step"]):  # every earlier step, the disturbances included, is listed
+                assert f"Step {j}: " in user
+            assert f"Step {r['step']}: " not in user
+            if "Your last action failed" in user and r["step"] - 1 not in steps:
+                failed_then_retried += 1  # a disturbance that missed, and the oracle's next step
+    assert failed_then_retried >= 1
+    # seeded: the same command writes the same rows; noise 0 is the plain collection
+    again = tmp_path / "again"
+    assert main([*args[:2], str(again), *args[3:]]) == 0
+    assert (again / "data.jsonl").read_text() == (out / "data.jsonl").read_text()
+    plain, zero = tmp_path / "plain", tmp_path / "zero"
+    assert main([*args[:2], str(plain), *args[3:-2]]) == 0
+    assert main([*args[:2], str(zero), *args[3:-2], "--noise", "0"]) == 0
+    assert (plain / "data.jsonl").read_text() == (zero / "data.jsonl").read_text()
+    assert all(r["disturbed"] == 0 for r in read_rows([plain]))
+    assert main([*args[:-1], "1.5"]) == 2  # a probability, or a clear error
+
+
 # --- the tiny policy ------------------------------------------------------------------------------
 
 

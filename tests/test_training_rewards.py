@@ -100,6 +100,34 @@ def test_unparseable_and_foreign_replies(popup_states):
     r.close()
 
 
+def test_giving_up_in_front_of_a_popup_scores_no_better_than_any_failed_reply(popup_states):
+    """A well-formed `done` that ends the episode unsolved gets no credit for form or
+    validity: with the shipped weights it must not outscore an unparseable reply or a
+    missed tap (else GRPO learns to declare the task done at every pop-up)."""
+    from training.config import load_config
+
+    trapped = next(s for s in popup_states if s.trapped)
+    r = StepRewarder(POLICY)
+    r.add([trapped])
+    funcs = r.reward_funcs()
+    w = load_config(None).grpo.reward_weights
+    weights = [w.format, w.validity, w.progress, 0.0, 0.0]
+
+    def total(text: str) -> float:
+        scores = [f(completions=[text], state_id=[trapped.id])[0] for f in funcs]
+        return sum(a * b for a, b in zip(weights, scores))
+
+    done = reply({"action_type": "status", "goal_status": "complete"}, trapped)
+    junk = "I would like to open the settings please"
+    miss = reply({"action_type": "click", "index": 999}, trapped)
+    close = reply(oracle_action(trapped), trapped)
+    out = r.outcome(trapped.id, done)
+    assert out.gave_up and out.format == 1.0 and out.valid == 1.0  # parsed and accepted ...
+    assert [f(completions=[done], state_id=[trapped.id])[0] for f in funcs] == [0.0, 0.0, -1.0, 0.0, 1.0]
+    assert total(done) <= total(junk) < total(miss) < total(close)  # ... but worth nothing
+    r.close()
+
+
 def test_outcomes_are_cached_and_match_a_fresh_execution(popup_states):
     s = popup_states[1]
     text = reply(oracle_action(s), s)

@@ -43,6 +43,9 @@ def add_training_parsers(subparsers) -> None:
                    help="what the policy reads (screenshot/both write PNGs for VLMs)")
     c.add_argument("--prompt", choices=("guiowl", "m3a"), default=None)
     c.add_argument("--coords", choices=("absolute", "relative"), default=None)
+    c.add_argument("--noise", type=float, default=None,
+                   help="per-step probability of a random disturbance (wait/back/home/tap/miss) instead of "
+                        "the oracle's action; the oracle recovers and only its steps are written (DART)")
     c.add_argument("--all-episodes", action="store_true", help="keep episodes the oracle did not finish")
     c.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")
     c.set_defaults(fn=run_collect)
@@ -65,8 +68,8 @@ def add_training_parsers(subparsers) -> None:
 def _overrides(args: argparse.Namespace) -> list[str]:
     sets = list(args.set)
     flags = (("suite", "env.suite"), ("variants", "env.variants"), ("first_variant", "env.first_variant"),
-             ("seeds", "sft.collect.seeds"), ("observation", "policy.observation"),
-             ("prompt", "policy.prompt"), ("coords", "policy.coords"))
+             ("seeds", "sft.collect.seeds"), ("noise", "sft.collect.noise"),
+             ("observation", "policy.observation"), ("prompt", "policy.prompt"), ("coords", "policy.coords"))
     pre = [f"{key}={getattr(args, name)}" for name, key in flags if getattr(args, name, None) is not None]
     if getattr(args, "tasks", None):
         pre.append(f"env.tasks=[{args.tasks}]")

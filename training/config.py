@@ -121,6 +121,7 @@ class CollectConfig:
     seeds: int = 1  # trap seeds per (task, variant) under each trapped setting
     success_only: bool = True  # keep only episodes the oracle finished successfully
     thought: Literal["summary", "none"] = "summary"
+    noise: float = 0.0  # per-step probability of a disturbance instead of the oracle's action (DART)
 
 
 @dataclass
@@ -477,6 +478,8 @@ def validate(cfg: TrainConfig) -> None:
             except ConfigError:
                 raise ConfigError(f"sft.collect.traps: {name!r} is not clean, train, mixed, a layer "
                                   "or a trap type") from None
+    if not 0.0 <= cfg.sft.collect.noise < 1.0:
+        raise ConfigError(f"sft.collect.noise must be in [0, 1), got {cfg.sft.collect.noise}")
     if cfg.policy_config().shows_image and cfg.obs_mode() == "text":
         raise ConfigError("env.obs_mode text gives no screenshot, but policy.observation wants one")
 

@@ -61,6 +61,7 @@ class OracleStep:
     step: int = 0
     error: str = ""  # the env's error about the previous action, shown in this prompt
     traps: list[str] = field(default_factory=list)  # trap types acting at this step
+    disturbed: int = 0  # disturbances executed before this step (`noise`)
 
 
 @dataclass
@@ -74,6 +75,7 @@ class OracleEpisode:
     steps: list[OracleStep]
     screen_size: tuple[int, int]
     traps: list[dict[str, Any]] = field(default_factory=list)
+    disturbances: list[dict[str, Any]] = field(default_factory=list)  # {"step", "action"}
 
     @property
     def id(self) -> str:
@@ -90,9 +92,18 @@ def _thought(kind: str, action: dict[str, Any], session: PolicySession, elements
 
 
 def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, setting: str = "clean",
-                   trap_seed: int | None = None, thought: str = "summary") -> OracleEpisode:
-    """Run the oracle on one task variant in `env` and record every step in the policy format."""
+                   trap_seed: int | None = None, thought: str = "summary", noise: float = 0.0,
+                   noise_seed: int = 0) -> OracleEpisode:
+    """Run the oracle on one task variant in `env` and record every step in the policy format.
+
+    noise: the probability, per step, of executing a random disturbance instead of the
+    oracle's action (`training.disturbances`; seeded by `noise_seed`). A disturbance enters
+    the step history as the agent's own step and writes no row.
+    """
+    import numpy as np
+
     from antrap_gym.agents.oracle import OracleAgent
+    from training.disturbances import disturbance
 
     if thought not in THOUGHTS:
         raise ValueError(f"thought must be one of {THOUGHTS}, got {thought!r}")
@@ -106,10 +117,23 @@ def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, settin
     goal = obs.get("goal") or info.get("goal") or ""
     session = PolicySession(goal, base.screen_size, policy, lenient=False)
     steps: list[OracleStep] = []
+    disturbed: list[dict[str, Any]] = []
+    rng = np.random.default_rng(noise_seed)
     done = False
     while not done:
         session.observe(obs)
         error = str(obs.get("last_action_error") or "")
+        if noise > 0 and rng.random() < noise:
+            shake = disturbance(rng, obs.get("ui_elements") or "", uses_index=policy.uses_index)
+            decision = session.decode(format_completion(shake, "", space=session.space, config=policy,
+                                                        elements=obs.get("ui_elements") or ""))
+            if decision.error:
+                raise RuntimeError(f"the policy format cannot round-trip the disturbance {shake}: "
+                                   f"{decision.error}")
+            obs, _, terminated, truncated, info = env.step(decision.action)
+            disturbed.append({"step": len(steps) + len(disturbed) + 1, "action": shake})
+            done = terminated or truncated
+            continue
         msgs = session.hf_messages(obs, text_only=not policy.shows_image)
         image = None
         if isinstance(msgs[1]["content"], list):
@@ -126,14 +150,17 @@ def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, settin
         if decision.error:  # the format cannot express this action: a bug, never silent
             raise RuntimeError(f"the policy format cannot round-trip the oracle's {action}: {decision.error}")
         obs, _, terminated, truncated, info = env.step(decision.action)
-        steps.append(OracleStep(sys_text, user, completion, dict(action), image, len(steps) + 1, error))
+        steps.append(OracleStep(sys_text, user, completion, dict(action), image,
+                                len(steps) + len(disturbed) + 1, error, disturbed=len(disturbed)))
         done = terminated or truncated
     for ev in info.get("traps") or []:  # which traps act at each step (a trap records its first step)
         first = int(ev.get("step", 0))
-        for st in steps[max(0, first - 1): first - 1 + int(ev.get("duration", 1) or 1)]:
-            st.traps.append(str(ev.get("type", "")))
+        last = first - 1 + int(ev.get("duration", 1) or 1)
+        for st in steps:
+            if first <= st.step <= last:
+                st.traps.append(str(ev.get("type", "")))
     return OracleEpisode(task, variant, setting, trap_seed, session.goal, float(info.get("success", 0.0)),
-                         steps, tuple(base.screen_size), list(info.get("traps") or []))
+                         steps, tuple(base.screen_size), list(info.get("traps") or []), disturbed)
 
 
 def setting_stack(name: str | dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
@@ -155,8 +182,9 @@ def _stable_seed(*parts: Any) -> int:
 def oracle_episodes(*, tasks: Sequence[str], variants: Sequence[int],
                     settings: Sequence[str | dict[str, Any]], seeds: int = 1, policy: PolicyConfig,
                     obs_mode: str | None = None, thought: str = "summary",
-                    max_steps: int | None = None) -> Iterator[OracleEpisode]:
-    """Oracle episodes over tasks x variants x settings (x trap seeds for trapped settings)."""
+                    max_steps: int | None = None, noise: float = 0.0) -> Iterator[OracleEpisode]:
+    """Oracle episodes over tasks x variants x settings (x trap seeds for trapped settings);
+    `noise` disturbs the oracle (see `oracle_episode`)."""
     from antrap_gym.env.registration import make_env
 
     mode = obs_mode or ("text" if policy.observation == "text" else "screenshot")
@@ -172,7 +200,8 @@ def oracle_episodes(*, tasks: Sequence[str], variants: Sequence[int],
                     for s in range(seeds if stack else 1):
                         seed = _stable_seed("collect", name, task, v, s) if stack else None
                         yield oracle_episode(env, task, v, policy=policy, setting=name, trap_seed=seed,
-                                             thought=thought)
+                                             thought=thought, noise=noise,
+                                             noise_seed=_stable_seed("noise", name, task, v, s))
         finally:
             env.close()
 
@@ -190,7 +219,8 @@ def _row(ep: OracleEpisode, st: OracleStep, image_path: str | None) -> dict[str,
         row["images"] = [image_path]
     row.update(action=st.action, task=ep.task, variant=ep.variant, setting=ep.setting,
                trap_seed=ep.trap_seed, episode=ep.id, step=st.step, steps=len(ep.steps),
-               success=ep.success, traps_fired=st.traps, screen_size=list(ep.screen_size))
+               success=ep.success, traps_fired=st.traps, disturbed=st.disturbed,
+               screen_size=list(ep.screen_size))
     return row
 
 
@@ -198,14 +228,17 @@ def collect(out_dir: str | Path, suite: str = "antrap-mini",
             traps: Sequence[str | dict[str, Any]] = ("clean",), variants: int | Sequence[int] = 2,
             policy_cfg: PolicyConfig | None = None, seeds: int = 1, *, tasks: Sequence[str] | None = None,
             first_variant: int = 100, success_only: bool = True, thought: str = "summary",
-            max_steps: int | None = None, obs_mode: str | None = None, console=None) -> Path:
+            max_steps: int | None = None, obs_mode: str | None = None, noise: float = 0.0,
+            console=None) -> Path:
     """Run the oracle and write `out_dir/data.jsonl` (+ `images/`, `dataset_info.json`).
 
     suite / tasks: the templates (tasks overrides the suite's list).
     traps: settings, each clean, a trap type, a layer, mixed, or
         `{"name": ..., "stack": [...]}`; trapped settings run `seeds` trap seeds.
     variants: how many task variants (from `first_variant`), or explicit seeds.
-    success_only: drop episodes the oracle did not finish (a trap can beat it).
+    success_only: drop episodes the oracle did not finish (a trap or a disturbance can beat it).
+    noise: per-step probability of a disturbance instead of the oracle's action
+        (`training.disturbances`: the DART state distribution, the oracle's labels).
     Returns the JSONL path.
     """
     from tasks import get_suite
@@ -228,13 +261,15 @@ def collect(out_dir: str | Path, suite: str = "antrap-mini",
     tmp = out / (DATA_FILE + ".part")
     with tmp.open("w", encoding="utf-8") as f:
         for ep in oracle_episodes(tasks=names, variants=vseeds, settings=traps, seeds=seeds, policy=policy,
-                                  obs_mode=obs_mode, thought=thought, max_steps=max_steps):
-            st = stats.setdefault(ep.setting, {"episodes": 0, "kept": 0, "rows": 0, "oracle_success": 0.0})
+                                  obs_mode=obs_mode, thought=thought, max_steps=max_steps, noise=noise):
+            st = stats.setdefault(ep.setting, {"episodes": 0, "kept": 0, "rows": 0, "oracle_success": 0.0,
+                                               "disturbances": 0})
             st["episodes"] += 1
             st["oracle_success"] += ep.success
             if success_only and ep.success < 1.0:
                 continue
             st["kept"] += 1
+            st["disturbances"] += len(ep.disturbances)
             for step in ep.steps:
                 rel = None
                 if vlm and step.image is not None:
@@ -259,6 +294,7 @@ def collect(out_dir: str | Path, suite: str = "antrap-mini",
         "settings": {k: v for k, v in stacks.items()},
         "success_only": success_only,
         "thought": thought,
+        "noise": noise,
         "obs_mode": obs_mode or ("text" if policy.observation == "text" else "screenshot"),
         "vlm": vlm,
         "policy": dataclasses.asdict(policy),
@@ -298,7 +334,8 @@ def collect_from_config(config: TrainConfig, out_dir: str | Path, *, settings: S
     return collect(out_dir, suite=config.env.suite, traps=collect_settings(config, settings),
                    variants=config.variant_seeds(), policy_cfg=config.policy_config(), seeds=c.seeds,
                    tasks=config.env.tasks, success_only=c.success_only, thought=c.thought,
-                   max_steps=config.env.max_steps, obs_mode=config.obs_mode(), console=console)
+                   max_steps=config.env.max_steps, obs_mode=config.obs_mode(), noise=c.noise,
+                   console=console)
 
 
 def data_files(paths: Sequence[str | Path]) -> list[Path]:

@@ -10,6 +10,9 @@ is scored by three functions, logged separately by TRL:
 - format:   1 if the reply parses in the policy's own format, 0.5 if only in
             another supported style, 0 if not at all;
 - validity: 1 if the env accepted the action (no `last_action_error`), else 0;
+  neither gives any credit to a reply that ends the episode unsolved (a
+  well-formed "done" in front of a pop-up would otherwise outscore every
+  attempt that fails to parse or misses, and GRPO learns to give up);
 - progress: the oracle's distance to success before minus after, clipped to
             [-1, 1] (1 = a step the oracle would take; a pop-up closed counts,
             since the pop-up is on the phone), 1 for finishing the task, -1 for
@@ -67,6 +70,12 @@ class Outcome:
     success: bool
     action: dict[str, Any] | None
     error: str = ""
+    ended: bool = False  # the reply ended the episode (finished, gave up, or ran out of steps)
+
+    @property
+    def gave_up(self) -> bool:
+        """Ended the episode unsolved: the worst outcome, with no credit for form."""
+        return self.ended and not self.success
 
 
 def completion_text(completion: Any) -> str:
@@ -168,14 +177,14 @@ class StepRewarder:
             if term or trunc:
                 success = float(info.get("success", reward)) >= 1.0
                 return Outcome(fmt, valid, 1.0 if success else -1.0, success, action,
-                               str(obs.get("last_action_error") or ""))
+                               str(obs.get("last_action_error") or ""), ended=True)
             if valid and act.get("action_type") == "status":
                 # held back by a trap's at-least-once guarantee (it fires before the agent may
                 # finish): a device of the benchmark's measurement, not of the phone, so the
                 # finish is scored as the episode would have ended
                 base = env.unwrapped
                 success = float(base.task.is_successful(base.device, base.answer)) >= 1.0
-                return Outcome(fmt, valid, 1.0 if success else -1.0, success, action, "")
+                return Outcome(fmt, valid, 1.0 if success else -1.0, success, action, "", ended=True)
             if not valid:  # rejected by the env: as unusable as no action at all
                 return Outcome(fmt, valid, UNUSABLE_PROGRESS, False, action,
                                str(obs.get("last_action_error") or ""))
@@ -186,10 +195,12 @@ class StepRewarder:
     # --- TRL reward functions -----------------------------------------------------------------
     def reward_funcs(self) -> list:
         def format_reward(prompts=None, completions=None, state_id=None, **_):
-            return [self.outcome(s, c).format for s, c in zip(state_id, completions)]
+            outs = (self.outcome(s, c) for s, c in zip(state_id, completions))
+            return [0.0 if o.gave_up else o.format for o in outs]
 
         def validity_reward(prompts=None, completions=None, state_id=None, **_):
-            return [self.outcome(s, c).valid for s, c in zip(state_id, completions)]
+            outs = (self.outcome(s, c) for s, c in zip(state_id, completions))
+            return [0.0 if o.gave_up else o.valid for o in outs]
 
         def progress_reward(prompts=None, completions=None, state_id=None, **_):
             return [self.outcome(s, c).progress for s, c in zip(state_id, completions)]

@@ -120,10 +120,12 @@ class OpenAIAgent(Agent):
                  timeout_s: float = 120.0, max_retries: int = 5, backoff_s: float = 1.0,
                  max_backoff_s: float = 30.0, max_retry_after_s: float = 120.0,
                  factor: int = QWEN25_FACTOR, min_pixels: int | None = None, max_pixels: int | None = None,
-                 max_history: int = 20, lenient: bool = True, conclusion: bool = True) -> None:
+                 max_history: int = 20, lenient: bool = True, conclusion: bool = True,
+                 goal_reminder: bool = False) -> None:
         kw: dict[str, Any] = {"prompt": prompt, "coords": coords, "observation": observation,
                               "element_index": element_index, "factor": factor,
-                              "max_history": max_history, "conclusion": conclusion}
+                              "max_history": max_history, "conclusion": conclusion,
+                              "goal_reminder": goal_reminder}
         if min_pixels is not None:
             kw["min_pixels"] = min_pixels
         if max_pixels is not None:

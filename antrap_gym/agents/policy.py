@@ -239,6 +239,10 @@ class PolicyConfig:
         than by a coordinate, where the oracle touches an element's centre (needs
         elements in the prompt; a small model learns an index far more easily
         than a coordinate).
+    goal_reminder: restate the goal after the screen, just before the
+        instructions. The element list puts the goal hundreds of tokens before
+        the reply; a small model trained from scratch finds a restatement next to
+        the reply far more easily (M3A-style prompts restate the goal as well).
     """
 
     prompt: str = "guiowl"
@@ -252,6 +256,7 @@ class PolicyConfig:
     max_element_chars: int = 16_000
     conclusion: bool = True
     index_targets: bool = False
+    goal_reminder: bool = False
 
     def __post_init__(self) -> None:
         if self.prompt not in PROMPT_STYLES:
@@ -460,6 +465,9 @@ def user_text(goal: str, *, history: Sequence[str] = (), elements_text: str | No
                      f"(x0,y0,x1,y1){coords}):\n" + (elements_text or "(no elements)"))
     if config.shows_image:
         parts.append("The screenshot shows the current screen.")
+    if config.goal_reminder:
+        lead = "Remember the goal" if config.prompt == "m3a" else "Remember the user query"
+        parts.append(f"{lead}: {goal}")
     if config.prompt == "m3a":
         parts.append("Choose the next action. Answer as:\nReason: ...\nAction: {...}")
     else:
