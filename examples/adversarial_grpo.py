@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                          "oracle, which then recovers (0 = plain clean runs)")
     ap.add_argument("--trapped-weight", type=float, default=5.0,
                     help="how much likelier a trapped state is drawn for a GRPO batch than a clean one")
+    ap.add_argument("--beta", type=float, default=0.04, help="GRPO's KL coefficient towards the SFT policy")
     ap.add_argument("--quick", action="store_true", help="tiny budgets: checks the pipeline only")
     args = ap.parse_args(argv)
     if args.quick:
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         "name": "demo-grpo", "env.variants": 16, "grpo.init_from": str(sft_final),
         "grpo.steps": args.grpo_steps,
         "grpo.granularity": "step", "grpo.num_generations": 8, "grpo.batch_size": 16, "grpo.lr": 1.5e-4,
-        "grpo.beta": 0.04, "grpo.trapped_weight": args.trapped_weight,
+        "grpo.beta": args.beta, "grpo.trapped_weight": args.trapped_weight,
         "grpo.temperature": 1.0, "grpo.max_completion_length": 96, "grpo.states_per_refresh": 16,
         "grpo.refresh_every": 4, "grpo.oracle_share": 0.5, "grpo.num_envs": 4,
         "traps.p": 0.3, "eval_after.enabled": "false", "train.save_steps": 20, "train.progress": "true"}))
@@ -151,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
               "after": {s: cell(after, s) for s in ("clean", "external_interruption")},
               "minutes": {k: round(v / 60, 2) for k, v in times.items()},
               "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps, "prior": args.prior,
-              "noise": args.noise, "trapped_weight": args.trapped_weight}
+              "noise": args.noise, "trapped_weight": args.trapped_weight,
+              "beta": args.beta}
     result["rise"] = rise(result["before"]["external_interruption"], result["after"]["external_interruption"])
     (out / "results.json").write_text(json.dumps(result, indent=1))
     lines = ["| policy | clean | external_interruption | recovered from the pop-up |", "|---|---|---|---|"]
