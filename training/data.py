@@ -91,6 +91,18 @@ def _thought(kind: str, action: dict[str, Any], session: PolicySession, elements
     return f"{lead}Next: {s[0].lower() + s[1:] if s else s}."
 
 
+def _play(env, session: PolicySession, action: dict[str, Any], thought: str, elements: str,
+          policy: PolicyConfig, what: str) -> tuple[str, dict, dict, bool]:
+    """Write `action` as the policy's reply, decode it with the session (so it enters the step
+    history as a model's reply would) and step the env: (reply, obs, info, done)."""
+    completion = format_completion(action, thought, space=session.space, config=policy, elements=elements)
+    decision = session.decode(completion)
+    if decision.error:  # the format cannot express this action: a bug, never silent
+        raise RuntimeError(f"the policy format cannot round-trip the {what} {action}: {decision.error}")
+    obs, _, terminated, truncated, info = env.step(decision.action)
+    return completion, obs, info, terminated or truncated
+
+
 def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, setting: str = "clean",
                    trap_seed: int | None = None, thought: str = "summary", noise: float = 0.0,
                    noise_seed: int = 0) -> OracleEpisode:
@@ -123,16 +135,12 @@ def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, settin
     while not done:
         session.observe(obs)
         error = str(obs.get("last_action_error") or "")
+        elements = obs.get("ui_elements") or ""
+        number = len(steps) + len(disturbed) + 1  # the env step this action takes
         if noise > 0 and rng.random() < noise:
-            shake = disturbance(rng, obs.get("ui_elements") or "", uses_index=policy.uses_index)
-            decision = session.decode(format_completion(shake, "", space=session.space, config=policy,
-                                                        elements=obs.get("ui_elements") or ""))
-            if decision.error:
-                raise RuntimeError(f"the policy format cannot round-trip the disturbance {shake}: "
-                                   f"{decision.error}")
-            obs, _, terminated, truncated, info = env.step(decision.action)
-            disturbed.append({"step": len(steps) + len(disturbed) + 1, "action": shake})
-            done = terminated or truncated
+            shake = disturbance(rng, elements, uses_index=policy.uses_index)
+            _, obs, info, done = _play(env, session, shake, "", elements, policy, "disturbance")
+            disturbed.append({"step": number, "action": shake})
             continue
         msgs = session.hf_messages(obs, text_only=not policy.shows_image)
         image = None
@@ -143,16 +151,11 @@ def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, settin
         else:
             sys_text, user = msgs[0]["content"], msgs[1]["content"]
         action = oracle.act(obs, info)
-        elements = obs.get("ui_elements") or ""
-        completion = format_completion(action, _thought(thought, action, session, elements, error),
-                                       space=session.space, config=policy, elements=elements)
-        decision = session.decode(completion)
-        if decision.error:  # the format cannot express this action: a bug, never silent
-            raise RuntimeError(f"the policy format cannot round-trip the oracle's {action}: {decision.error}")
-        obs, _, terminated, truncated, info = env.step(decision.action)
-        steps.append(OracleStep(sys_text, user, completion, dict(action), image,
-                                len(steps) + len(disturbed) + 1, error, disturbed=len(disturbed)))
-        done = terminated or truncated
+        completion, obs, info, done = _play(env, session, action,
+                                              _thought(thought, action, session, elements, error),
+                                              elements, policy, "oracle's action")
+        steps.append(OracleStep(sys_text, user, completion, dict(action), image, number, error,
+                                disturbed=len(disturbed)))
     for ev in info.get("traps") or []:  # which traps act at each step (a trap records its first step)
         first = int(ev.get("step", 0))
         last = first - 1 + int(ev.get("duration", 1) or 1)

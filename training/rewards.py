@@ -77,6 +77,11 @@ class Outcome:
         """Ended the episode unsolved: the worst outcome, with no credit for form."""
         return self.ended and not self.success
 
+    @property
+    def credit(self) -> tuple[float, float]:
+        """(format, validity) as rewarded: nothing for a reply that gave up."""
+        return (0.0, 0.0) if self.gave_up else (self.format, self.valid)
+
 
 def completion_text(completion: Any) -> str:
     """TRL gives a completion as text or as a list of messages."""
@@ -195,12 +200,10 @@ class StepRewarder:
     # --- TRL reward functions -----------------------------------------------------------------
     def reward_funcs(self) -> list:
         def format_reward(prompts=None, completions=None, state_id=None, **_):
-            outs = (self.outcome(s, c) for s, c in zip(state_id, completions))
-            return [0.0 if o.gave_up else o.format for o in outs]
+            return [self.outcome(s, c).credit[0] for s, c in zip(state_id, completions)]
 
         def validity_reward(prompts=None, completions=None, state_id=None, **_):
-            outs = (self.outcome(s, c) for s, c in zip(state_id, completions))
-            return [0.0 if o.gave_up else o.valid for o in outs]
+            return [self.outcome(s, c).credit[1] for s, c in zip(state_id, completions)]
 
         def progress_reward(prompts=None, completions=None, state_id=None, **_):
             return [self.outcome(s, c).progress for s, c in zip(state_id, completions)]
