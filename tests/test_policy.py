@@ -368,6 +368,43 @@ def test_goal_reminder_restates_the_goal_after_the_screen(prompt):
     assert plain.count(goal) == 1 and "Remember" not in plain
 
 
+def _tools_json(text: str) -> dict:
+    return json.loads(text.split("<tools>\n", 1)[1].split("\n</tools>", 1)[0])
+
+
+def test_compact_prompt_keeps_the_tool_and_the_element_numbers(settings_obs):
+    """tool_docs=False / element_bounds=False: the same tool (names, types, enums) and the
+    same `[i]` numbering in a far shorter prompt; an index reply still acts on the element."""
+    full = PolicyConfig(observation="text")
+    small = PolicyConfig(observation="text", tool_docs=False, element_bounds=False, index_targets=True)
+    big, short = _tools_json(system_prompt(ABS, full)), _tools_json(system_prompt(ABS, small))
+    props_big = big["function"]["parameters"]["properties"]
+    props_short = short["function"]["parameters"]["properties"]
+    assert list(props_short) == list(props_big)
+    for name, prop in props_short.items():
+        assert "description" not in prop
+        assert {k: v for k, v in props_big[name].items() if k != "description"} == prop
+    assert len(system_prompt(ABS, small)) < len(system_prompt(ABS, full)) / 2.5
+    goal = settings_obs["goal"]
+    els = settings_obs["ui_elements"]
+    text_full = build_messages(goal, SCREEN, elements=els, config=full)[1]["content"]
+    text_short = build_messages(goal, SCREEN, elements=els, config=small)[1]["content"]
+    assert "bounds" in text_full and "bounds" not in text_short
+    lines_full = [ln for ln in text_full.splitlines() if ln.startswith("[")]
+    lines_short = [ln for ln in text_short.splitlines() if ln.startswith("[")]
+    assert len(lines_short) == len(lines_full) > 3
+    for a, b in zip(lines_full, lines_short):
+        assert a.startswith(b) and a[len(b):].startswith(" (") and "(" not in b.split('"')[-1]
+    # the oracle's tap on "Network & internet" becomes an index target, and reads back as the same tap
+    net = next(e for e in parse_element_lines(settings_obs["ui_elements"]) if e.text == "Network & internet")
+    x, y = net.bbox_pixels.center
+    reply = format_completion({"action_type": "click", "x": x, "y": y}, space=ABS, config=small,
+                              elements=settings_obs["ui_elements"])
+    action, _ = parse_completion(reply, space=ABS, config=small)
+    i = action["index"]
+    assert '"Network & internet"' in lines_short[i] and lines_short[i].startswith(f"[{i}]")
+
+
 # --- parsers on realistic outputs ---------------------------------------------------------------
 
 GUIOWL_CLICK = """<thinking>

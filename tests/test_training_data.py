@@ -313,6 +313,37 @@ def test_disturbed_collection_keeps_the_oracles_labels_and_the_disturbances_in_t
     assert main([*args[:-1], "1.5"]) == 2  # a probability, or a clear error
 
 
+def test_disturbance_kinds_can_be_weighted(tmp_path):
+    """--noise-kinds: only the weighted kinds happen (the history shows which), and random taps
+    send the oracle to wrong pages it walks back from, so they bring Back labels that waits do not."""
+    from training.cli import main
+
+    def run(kinds: str) -> list[dict]:
+        out = tmp_path / kinds.replace("=", "-").replace(",", "_")
+        assert main(["collect", "--out", str(out), "--tasks", "SettingsWifiToggle", "--variants", "24",
+                     "--traps", "clean", "--noise", "0.35", "--noise-kinds", kinds]) == 0
+        return read_rows([out])
+
+    def disturbance_summaries(rows: list[dict]) -> list[str]:
+        found = set()
+        for r in rows:
+            labelled = {q["step"] for q in rows if q["episode"] == r["episode"]}
+            for line in r["messages"][1]["content"].splitlines():
+                head, _, summary = line.partition(": ")
+                if head.startswith("Step ") and int(head[5:]) not in labelled:
+                    found.add((r["episode"], head, summary))
+        return [s for *_, s in found]
+
+    waits, taps = run("wait=1"), run("tap=1,wait=0")
+    assert disturbance_summaries(waits) and all(s.startswith("Wait") for s in disturbance_summaries(waits))
+    tapped = disturbance_summaries(taps)
+    assert tapped and all(s.startswith("Tap") for s in tapped)
+    backs = [sum(r["action"]["action_type"] == "navigate_back" for r in rows) for rows in (waits, taps)]
+    assert backs[0] == 0 < backs[1]
+    assert main(["collect", "--out", str(tmp_path / "bad"), "--tasks", "SettingsWifiToggle",
+                 "--noise", "0.3", "--noise-kinds", "jump=1"]) == 2
+
+
 # --- the tiny policy ------------------------------------------------------------------------------
 
 

@@ -216,7 +216,8 @@ def test_the_evaluated_agent_reads_the_prompt_it_was_trained_on(tiny_dir):
 
     sets = ["model.device=cpu", "policy.conclusion=false", "policy.element_index=true",
             "policy.max_history=5", "policy.max_element_chars=4000", "policy.coords=relative",
-            "policy.prompt=m3a", "policy.goal_reminder=true"]
+            "policy.prompt=m3a", "policy.goal_reminder=true", "policy.tool_docs=false",
+            "policy.element_bounds=false"]
     cfg = load_config(ROOT / "configs/train/smoke_cpu.yaml", sets)
     agent = make_agent("transformers", **agent_kwargs(tiny_dir, cfg))
     assert agent.config == cfg.policy_config()

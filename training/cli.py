@@ -46,6 +46,9 @@ def add_training_parsers(subparsers) -> None:
     c.add_argument("--noise", type=float, default=None,
                    help="per-step probability of a random disturbance (wait/back/home/tap/miss) instead of "
                         "the oracle's action; the oracle recovers and only its steps are written (DART)")
+    c.add_argument("--noise-kinds", default=None, metavar="KIND=W,...",
+                   help="relative weights of the disturbance kinds, e.g. tap=6,wait=1,back=1,home=1,miss=1 "
+                        "(default: all alike)")
     c.add_argument("--all-episodes", action="store_true", help="keep episodes the oracle did not finish")
     c.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")
     c.set_defaults(fn=run_collect)
@@ -73,6 +76,10 @@ def _overrides(args: argparse.Namespace) -> list[str]:
     pre = [f"{key}={getattr(args, name)}" for name, key in flags if getattr(args, name, None) is not None]
     if getattr(args, "tasks", None):
         pre.append(f"env.tasks=[{args.tasks}]")
+    if getattr(args, "noise_kinds", None):
+        pairs = [p.partition("=") for p in args.noise_kinds.split(",") if p.strip()]
+        weights = ", ".join(f"{k.strip()}: {w.strip()}" for k, _, w in pairs)
+        pre.append(f"sft.collect.noise_kinds={{{weights}}}")
     if getattr(args, "all_episodes", False):
         pre.append("sft.collect.success_only=false")
     if getattr(args, "observation", None):

@@ -32,6 +32,7 @@ from typing import Any, Literal
 import yaml
 
 from antrap_gym.agents.policy import PolicyConfig
+from training.disturbances import check_weights
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs" / "train"
 #: the training trap modes besides a trap type or a layer name
@@ -122,6 +123,8 @@ class CollectConfig:
     success_only: bool = True  # keep only episodes the oracle finished successfully
     thought: Literal["summary", "none"] = "summary"
     noise: float = 0.0  # per-step probability of a disturbance instead of the oracle's action (DART)
+    # relative weights of the disturbance kinds (wait, back, home, tap, miss); empty = all alike
+    noise_kinds: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -480,6 +483,10 @@ def validate(cfg: TrainConfig) -> None:
                                   "or a trap type") from None
     if not 0.0 <= cfg.sft.collect.noise < 1.0:
         raise ConfigError(f"sft.collect.noise must be in [0, 1), got {cfg.sft.collect.noise}")
+    try:
+        check_weights(cfg.sft.collect.noise_kinds)
+    except ValueError as e:
+        raise ConfigError(f"sft.collect.noise_kinds: {e}") from None
     if cfg.policy_config().shows_image and cfg.obs_mode() == "text":
         raise ConfigError("env.obs_mode text gives no screenshot, but policy.observation wants one")
 

@@ -39,6 +39,7 @@ from antrap_gym.agents.policy import (
     system_prompt,
     user_text,
 )
+from training.disturbances import check_weights
 
 if TYPE_CHECKING:
     from training.config import TrainConfig
@@ -105,12 +106,13 @@ def _play(env, session: PolicySession, action: dict[str, Any], thought: str, ele
 
 def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, setting: str = "clean",
                    trap_seed: int | None = None, thought: str = "summary", noise: float = 0.0,
-                   noise_seed: int = 0) -> OracleEpisode:
+                   noise_seed: int = 0, noise_kinds: dict[str, float] | None = None) -> OracleEpisode:
     """Run the oracle on one task variant in `env` and record every step in the policy format.
 
     noise: the probability, per step, of executing a random disturbance instead of the
     oracle's action (`training.disturbances`; seeded by `noise_seed`). A disturbance enters
-    the step history as the agent's own step and writes no row.
+    the step history as the agent's own step and writes no row. `noise_kinds` weighs
+    the kinds of disturbance (`training.disturbances.check_weights`; None = alike).
     """
     import numpy as np
 
@@ -138,7 +140,7 @@ def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, settin
         elements = obs.get("ui_elements") or ""
         number = len(steps) + len(disturbed) + 1  # the env step this action takes
         if noise > 0 and rng.random() < noise:
-            shake = disturbance(rng, elements, uses_index=policy.uses_index)
+            shake = disturbance(rng, elements, uses_index=policy.uses_index, weights=noise_kinds)
             _, obs, info, done = _play(env, session, shake, "", elements, policy, "disturbance")
             disturbed.append({"step": number, "action": shake})
             continue
@@ -185,9 +187,10 @@ def _stable_seed(*parts: Any) -> int:
 def oracle_episodes(*, tasks: Sequence[str], variants: Sequence[int],
                     settings: Sequence[str | dict[str, Any]], seeds: int = 1, policy: PolicyConfig,
                     obs_mode: str | None = None, thought: str = "summary",
-                    max_steps: int | None = None, noise: float = 0.0) -> Iterator[OracleEpisode]:
+                    max_steps: int | None = None, noise: float = 0.0,
+                    noise_kinds: dict[str, float] | None = None) -> Iterator[OracleEpisode]:
     """Oracle episodes over tasks x variants x settings (x trap seeds for trapped settings);
-    `noise` disturbs the oracle (see `oracle_episode`)."""
+    `noise` / `noise_kinds` disturb the oracle (see `oracle_episode`)."""
     from antrap_gym.env.registration import make_env
 
     mode = obs_mode or ("text" if policy.observation == "text" else "screenshot")
@@ -203,7 +206,7 @@ def oracle_episodes(*, tasks: Sequence[str], variants: Sequence[int],
                     for s in range(seeds if stack else 1):
                         seed = _stable_seed("collect", name, task, v, s) if stack else None
                         yield oracle_episode(env, task, v, policy=policy, setting=name, trap_seed=seed,
-                                             thought=thought, noise=noise,
+                                             thought=thought, noise=noise, noise_kinds=noise_kinds,
                                              noise_seed=_stable_seed("noise", name, task, v, s))
         finally:
             env.close()
@@ -232,7 +235,7 @@ def collect(out_dir: str | Path, suite: str = "antrap-mini",
             policy_cfg: PolicyConfig | None = None, seeds: int = 1, *, tasks: Sequence[str] | None = None,
             first_variant: int = 100, success_only: bool = True, thought: str = "summary",
             max_steps: int | None = None, obs_mode: str | None = None, noise: float = 0.0,
-            console=None) -> Path:
+            noise_kinds: dict[str, float] | None = None, console=None) -> Path:
     """Run the oracle and write `out_dir/data.jsonl` (+ `images/`, `dataset_info.json`).
 
     suite / tasks: the templates (tasks overrides the suite's list).
@@ -241,7 +244,8 @@ def collect(out_dir: str | Path, suite: str = "antrap-mini",
     variants: how many task variants (from `first_variant`), or explicit seeds.
     success_only: drop episodes the oracle did not finish (a trap or a disturbance can beat it).
     noise: per-step probability of a disturbance instead of the oracle's action
-        (`training.disturbances`: the DART state distribution, the oracle's labels).
+        (`training.disturbances`: the DART state distribution, the oracle's labels);
+    noise_kinds: relative weights of the disturbance kinds (None = all alike).
     Returns the JSONL path.
     """
     from tasks import get_suite
@@ -264,7 +268,8 @@ def collect(out_dir: str | Path, suite: str = "antrap-mini",
     tmp = out / (DATA_FILE + ".part")
     with tmp.open("w", encoding="utf-8") as f:
         for ep in oracle_episodes(tasks=names, variants=vseeds, settings=traps, seeds=seeds, policy=policy,
-                                  obs_mode=obs_mode, thought=thought, max_steps=max_steps, noise=noise):
+                                  obs_mode=obs_mode, thought=thought, max_steps=max_steps, noise=noise,
+                                  noise_kinds=noise_kinds):
             st = stats.setdefault(ep.setting, {"episodes": 0, "kept": 0, "rows": 0, "oracle_success": 0.0,
                                                "disturbances": 0})
             st["episodes"] += 1
@@ -298,6 +303,7 @@ def collect(out_dir: str | Path, suite: str = "antrap-mini",
         "success_only": success_only,
         "thought": thought,
         "noise": noise,
+        "noise_kinds": check_weights(noise_kinds) if noise > 0 else None,
         "obs_mode": obs_mode or ("text" if policy.observation == "text" else "screenshot"),
         "vlm": vlm,
         "policy": dataclasses.asdict(policy),
@@ -338,7 +344,7 @@ def collect_from_config(config: TrainConfig, out_dir: str | Path, *, settings: S
                    variants=config.variant_seeds(), policy_cfg=config.policy_config(), seeds=c.seeds,
                    tasks=config.env.tasks, success_only=c.success_only, thought=c.thought,
                    max_steps=config.env.max_steps, obs_mode=config.obs_mode(), noise=c.noise,
-                   console=console)
+                   noise_kinds=c.noise_kinds or None, console=console)
 
 
 def data_files(paths: Sequence[str | Path]) -> list[Path]:

@@ -29,11 +29,38 @@ from antrap_gym.device.elements import parse_element_lines
 KINDS = ("wait", "back", "home", "tap", "miss")
 
 
-def disturbance(rng: np.random.Generator, ui_elements: str, *, uses_index: bool) -> dict[str, Any]:
-    """A random disturbing action for the screen whose serialized elements are `ui_elements`."""
+def check_weights(weights: dict[str, float] | None) -> dict[str, float]:
+    """Relative weights of the disturbance kinds (None or {} = all kinds alike); ValueError
+    for an unknown kind, a negative weight or no positive weight at all."""
+    if not weights:
+        return dict.fromkeys(KINDS, 1.0)
+    unknown = sorted(set(weights) - set(KINDS))
+    if unknown:
+        raise ValueError(f"unknown disturbance kinds {unknown}; known: {list(KINDS)}")
+    out = {k: float(weights.get(k, 0.0)) for k in KINDS}
+    if any(w < 0 for w in out.values()) or not any(w > 0 for w in out.values()):
+        raise ValueError(f"disturbance weights must be >= 0 with one > 0, got {weights}")
+    return out
+
+
+def disturbance(rng: np.random.Generator, ui_elements: str, *, uses_index: bool,
+                weights: dict[str, float] | None = None) -> dict[str, Any]:
+    """A random disturbing action for the screen whose serialized elements are `ui_elements`.
+
+    `weights` (`check_weights`) makes some kinds likelier: a tap on a random element is the
+    disturbance most like a policy's own mistakes (it opens a wrong page, from which the
+    oracle walks back), so it teaches recovery best. Kinds that cannot apply on this screen
+    (a tap with no elements, a missed index without index targeting) are left out."""
     els = parse_element_lines(ui_elements or "")
-    kinds = [k for k in KINDS if (k != "tap" or els) and (k != "miss" or uses_index)]
-    kind = kinds[int(rng.integers(len(kinds)))]
+    w = check_weights(weights)
+    kinds = [k for k in KINDS if w[k] > 0 and (k != "tap" or els) and (k != "miss" or uses_index)]
+    if not kinds:
+        return {"action_type": "wait"}
+    if weights:
+        p = np.array([w[k] for k in kinds])
+        kind = kinds[int(rng.choice(len(kinds), p=p / p.sum()))]
+    else:  # all alike: the draw collections made before weights existed
+        kind = kinds[int(rng.integers(len(kinds)))]
     if kind == "wait":
         return {"action_type": "wait"}
     if kind == "back":

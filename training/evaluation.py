@@ -28,7 +28,8 @@ def agent_kwargs(path: str | Path, config: TrainConfig) -> dict[str, Any]:
     kw.update(prompt=pol.prompt, coords=pol.coords, observation=pol.observation,
               element_index=pol.element_index, factor=pol.factor, min_pixels=pol.min_pixels,
               max_pixels=pol.max_pixels, max_history=pol.max_history, max_element_chars=pol.max_element_chars,
-              conclusion=pol.conclusion, goal_reminder=pol.goal_reminder)
+              conclusion=pol.conclusion, goal_reminder=pol.goal_reminder, tool_docs=pol.tool_docs,
+              element_bounds=pol.element_bounds)
     if kw["device"] == "cpu":
         kw["dtype"] = "float32"
         # one process per eval worker: share the cores instead of oversubscribing them

@@ -121,11 +121,13 @@ class OpenAIAgent(Agent):
                  max_backoff_s: float = 30.0, max_retry_after_s: float = 120.0,
                  factor: int = QWEN25_FACTOR, min_pixels: int | None = None, max_pixels: int | None = None,
                  max_history: int = 20, lenient: bool = True, conclusion: bool = True,
-                 goal_reminder: bool = False) -> None:
+                 goal_reminder: bool = False, tool_docs: bool = True,
+                 element_bounds: bool = True) -> None:
         kw: dict[str, Any] = {"prompt": prompt, "coords": coords, "observation": observation,
                               "element_index": element_index, "factor": factor,
                               "max_history": max_history, "conclusion": conclusion,
-                              "goal_reminder": goal_reminder}
+                              "goal_reminder": goal_reminder,
+                              "tool_docs": tool_docs, "element_bounds": element_bounds}
         if min_pixels is not None:
             kw["min_pixels"] = min_pixels
         if max_pixels is not None:

@@ -243,6 +243,12 @@ class PolicyConfig:
         instructions. The element list puts the goal hundreds of tokens before
         the reply; a small model trained from scratch finds a restatement next to
         the reply far more easily (M3A-style prompts restate the goal as well).
+    tool_docs: the `mobile_use` schema carries its prose (GUI-Owl's prompt).
+        False keeps its names, types and enums only: ~150 tokens instead of ~850
+        — for a small model trained from scratch the prose is a constant prefix
+        it never learns from, yet most of each step's compute.
+    element_bounds: the element lines end with their bounds. False drops them
+        (a third of a text prompt), for models that target elements by `[i]`.
     """
 
     prompt: str = "guiowl"
@@ -257,6 +263,8 @@ class PolicyConfig:
     conclusion: bool = True
     index_targets: bool = False
     goal_reminder: bool = False
+    tool_docs: bool = True
+    element_bounds: bool = True
 
     def __post_init__(self) -> None:
         if self.prompt not in PROMPT_STYLES:
@@ -349,6 +357,10 @@ def tool_schema(space: CoordSpace, config: PolicyConfig = DEFAULT_CONFIG) -> dic
                    "enum": list(SYSTEM_BUTTONS)},
         "status": {"description": "For terminate.", "type": "string", "enum": ["success", "failure"]},
     })
+    if not config.tool_docs:
+        desc = [f"Use a touchscreen to operate an Android phone ({rw}x{rh})."]
+        props = {name: {k: v for k, v in prop.items() if k != "description"}
+                 for name, prop in props.items()}
     return {"type": "function", "function": {
         "name": TOOL_NAME, "description": "\n".join(desc),
         "parameters": {"type": "object", "properties": props, "required": ["action"]}}}
@@ -411,8 +423,8 @@ def _m3a_system_prompt(space: CoordSpace, config: PolicyConfig) -> str:
 
 
 def format_elements(elements: str | Sequence[UIElement], space: CoordSpace | None = None,
-                    max_chars: int = DEFAULT_CONFIG.max_element_chars) -> str:
-    """The element list as compact text, bounds in the model's coordinates.
+                    max_chars: int = DEFAULT_CONFIG.max_element_chars, bounds: bool = True) -> str:
+    """The element list as compact text, bounds in the model's coordinates (or none).
 
     `elements` is the env's `ui_elements` text or a list of `UIElement`. Lines keep
     the env's `[i]` numbering (so `index` targets resolve) and format; whole lines
@@ -422,7 +434,9 @@ def format_elements(elements: str | Sequence[UIElement], space: CoordSpace | Non
     out: list[str] = []
     used = 0
     for i, el in enumerate(els):
-        if space is not None and el.bbox_pixels is not None:
+        if not bounds:
+            el = el._replace(bbox_pixels=None)
+        elif space is not None and el.bbox_pixels is not None:
             el = el._replace(bbox_pixels=space.box_to_model(el.bbox_pixels))
         line = element_line(i, el)
         if used + len(line) + 1 > max_chars and out:
@@ -457,12 +471,14 @@ def user_text(goal: str, *, history: Sequence[str] = (), elements_text: str | No
     if last_error:
         parts.append(f"Your last action failed: {last_error}")
     if elements_text is not None:
-        coords = ""
-        if space is not None:
-            rw, rh = space.resolution
-            coords = f" in {rw}x{rh} screen coordinates"
-        parts.append("The elements on the current screen (number, class, text, flags, bounds "
-                     f"(x0,y0,x1,y1){coords}):\n" + (elements_text or "(no elements)"))
+        fields = "number, class, text, flags"
+        if config.element_bounds:
+            fields += ", bounds (x0,y0,x1,y1)"
+            if space is not None:
+                rw, rh = space.resolution
+                fields += f" in {rw}x{rh} screen coordinates"
+        parts.append(f"The elements on the current screen ({fields}):\n"
+                     + (elements_text or "(no elements)"))
     if config.shows_image:
         parts.append("The screenshot shows the current screen.")
     if config.goal_reminder:
@@ -505,7 +521,8 @@ def _turn(goal: str, screen_size: tuple[int, int] | None, screenshot: Any, eleme
     show_elements = config.shows_elements or (config.shows_image and screenshot is None)
     elements_text = None
     if show_elements:
-        elements_text = format_elements(elements or "", space, config.max_element_chars)
+        elements_text = format_elements(elements or "", space, config.max_element_chars,
+                                        bounds=config.element_bounds)
     text = user_text(goal, history=history, elements_text=elements_text, last_error=last_error,
                      config=config, space=space)
     return system_prompt(space, config), text, image

@@ -50,7 +50,8 @@ class TransformersAgent(Agent):
                  min_pixels: int | None = None, max_pixels: int | None = None, max_history: int = 20,
                  max_element_chars: int = 16_000, lenient: bool = True,
                  trust_remote_code: bool = False, conclusion: bool = True,
-                 goal_reminder: bool = False, threads: int | None = None) -> None:
+                 goal_reminder: bool = False, tool_docs: bool = True,
+                 element_bounds: bool = True, threads: int | None = None) -> None:
         import torch
         import transformers as tf
 
@@ -92,7 +93,8 @@ class TransformersAgent(Agent):
                               "observation": observation or ("screenshot" if self.is_vlm else "text"),
                               "element_index": element_index, "factor": factor,
                               "max_history": max_history, "max_element_chars": max_element_chars,
-                              "conclusion": conclusion, "goal_reminder": goal_reminder}
+                              "conclusion": conclusion, "goal_reminder": goal_reminder,
+                              "tool_docs": tool_docs, "element_bounds": element_bounds}
         if min_pixels is not None:
             kw["min_pixels"] = min_pixels
         if max_pixels is not None:
