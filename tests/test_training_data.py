@@ -340,8 +340,9 @@ def test_disturbance_kinds_can_be_weighted(tmp_path):
     assert tapped and all(s.startswith("Tap") for s in tapped)
     backs = [sum(r["action"]["action_type"] == "navigate_back" for r in rows) for rows in (waits, taps)]
     assert backs[0] == 0 < backs[1]
-    assert main(["collect", "--out", str(tmp_path / "bad"), "--tasks", "SettingsWifiToggle",
-                 "--noise", "0.3", "--noise-kinds", "jump=1"]) == 2
+    for bad in ("jump=1", "tap", "tap=x", "tap=-1,wait=1", "tap=0"):  # a clear error, never a traceback
+        assert main(["collect", "--out", str(tmp_path / "bad"), "--tasks", "SettingsWifiToggle",
+                     "--noise", "0.3", "--noise-kinds", bad]) == 2
 
 
 # --- the tiny policy ------------------------------------------------------------------------------

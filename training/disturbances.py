@@ -37,7 +37,10 @@ def check_weights(weights: dict[str, float] | None) -> dict[str, float]:
     unknown = sorted(set(weights) - set(KINDS))
     if unknown:
         raise ValueError(f"unknown disturbance kinds {unknown}; known: {list(KINDS)}")
-    out = {k: float(weights.get(k, 0.0)) for k in KINDS}
+    try:
+        out = {k: float(weights.get(k, 0.0)) for k in KINDS}
+    except (TypeError, ValueError):
+        raise ValueError(f"disturbance weights must be numbers, got {weights}") from None
     if any(w < 0 for w in out.values()) or not any(w > 0 for w in out.values()):
         raise ValueError(f"disturbance weights must be >= 0 with one > 0, got {weights}")
     return out
