@@ -29,9 +29,6 @@ from pathlib import Path
 SFT_TASKS = "[SettingsWifiToggle]"
 GRPO_TASKS = "[SettingsWifiToggle]"
 EVAL_TASKS = "[SettingsWifiToggle]"
-# --prior other-apps: the oracle's pop-up handling, but only on the two dialog tasks
-# (never on the tasks GRPO trains on or the harness evaluates)
-PRIOR_TASKS = "[ContactsDeleteContact,SettingsScreenTimeout]"
 
 
 def overrides(**extra) -> list[str]:
@@ -74,23 +71,6 @@ def rise(before: dict, after: dict) -> dict:
     return {"delta": after["rate"] - before["rate"], "ci95": [lo, hi], "measured": lo > 0}
 
 
-def collect_prior(out: Path, sft_keys: dict) -> list[Path]:
-    """Clean oracle data on the SFT tasks, plus the oracle under external_interruption on
-    PRIOR_TASKS alone (two collections, reused when already there)."""
-    from training.config import load_config
-    from training.data import DATA_FILE, collect_from_config
-
-    dirs = []
-    for name, path, extra in (("clean", "configs/train/clean.yaml", {}),
-                              ("popups-other-apps", "configs/train/external_interruption.yaml",
-                               {"env.tasks": PRIOR_TASKS, "sft.collect.traps": "[train]", "traps.p": 0.3})):
-        d = out / "data" / name
-        if not (d / DATA_FILE).exists():
-            collect_from_config(load_config(path, overrides(**{**sft_keys, **extra})), d)
-        dirs.append(d)
-    return dirs
-
-
 def main(argv: list[str] | None = None) -> int:
     from training.config import load_config
     from training.evaluation import evaluate_checkpoint
@@ -101,9 +81,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="runs/demo")
     ap.add_argument("--sft-steps", type=int, default=600)
     ap.add_argument("--grpo-steps", type=int, default=150)
-    ap.add_argument("--prior", choices=("clean", "other-apps"), default="clean",
-                    help="SFT data: clean oracle steps only (the protocol), or clean plus the oracle "
-                         "recovering from pop-ups on the two dialog tasks only")
     ap.add_argument("--noise", type=float, default=0.3,
                     help="DART disturbances while collecting the clean SFT data: per-step probability "
                          "that the collector does wait/back/home/a random tap/a missed tap instead of the "
@@ -137,8 +114,6 @@ def main(argv: list[str] | None = None) -> int:
                 "sft.collect.noise_kinds": f"{{tap: {args.tap_weight}, wait: 1, back: 1, home: 1, miss: 1}}",
                 "eval_after.enabled": "false", "train.save_steps": 100, "train.progress": "true",
                 "train.seed": args.seed}
-    if args.prior == "other-apps":
-        sft_keys["sft.data"] = "[" + ",".join(str(d) for d in collect_prior(out, sft_keys)) + "]"
     sft_cfg = load_config("configs/train/clean.yaml", overrides(**sft_keys))
     sft_final = run_sft(sft_cfg, out / "sft", resume=True)
     times["sft"] = time.monotonic() - t0
@@ -169,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {"before": {s: cell(before, s) for s in ("clean", "external_interruption")},
               "after": {s: cell(after, s) for s in ("clean", "external_interruption")},
               "minutes": {k: round(v / 60, 2) for k, v in times.items()},
-              "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps, "prior": args.prior,
+              "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps,
               "noise": args.noise, "tap_weight": args.tap_weight, "sft_variants": args.sft_variants,
               "generations": args.generations, "eval_variants": args.eval_variants,
               "trapped_weight": args.trapped_weight, "beta": args.beta, "seed": args.seed}

@@ -8,12 +8,16 @@ viewer). Used at the end of SFT and GRPO runs, and on its own.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import zlib
 from pathlib import Path
 from typing import Any
 
 from training.config import TrainConfig
+
+#: policy fields that only shape SFT targets, never what a model is shown or how it answers
+TRAINING_ONLY_POLICY_FIELDS = frozenset({"index_targets"})
 
 
 def agent_kwargs(path: str | Path, config: TrainConfig) -> dict[str, Any]:
@@ -24,12 +28,10 @@ def agent_kwargs(path: str | Path, config: TrainConfig) -> dict[str, Any]:
                           "max_new_tokens": config.eval_after.max_new_tokens,
                           "device": resolve_device(config.model), "dtype": config.model.dtype,
                           "trust_remote_code": config.model.trust_remote_code, "seed": config.train.seed}
-    pol = config.policy_config()
-    kw.update(prompt=pol.prompt, coords=pol.coords, observation=pol.observation,
-              element_index=pol.element_index, factor=pol.factor, min_pixels=pol.min_pixels,
-              max_pixels=pol.max_pixels, max_history=pol.max_history, max_element_chars=pol.max_element_chars,
-              conclusion=pol.conclusion, goal_reminder=pol.goal_reminder, tool_docs=pol.tool_docs,
-              element_bounds=pol.element_bounds)
+    # every field of the policy format that shapes the prompt or the reply goes to the agent
+    # (a field it does not take fails loudly there, never silently drifts)
+    pol = dataclasses.asdict(config.policy_config())
+    kw.update({k: v for k, v in pol.items() if k not in TRAINING_ONLY_POLICY_FIELDS})
     if kw["device"] == "cpu":
         kw["dtype"] = "float32"
         # one process per eval worker: share the cores instead of oversubscribing them
