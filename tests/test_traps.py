@@ -576,6 +576,35 @@ def test_an_answer_goes_through_and_the_trap_fires_before_the_next_look():
     assert "held_back" not in ev["substituted"]
 
 
+REJECTED_FINISHES = (
+    {"action_type": "answer"},                                   # no text
+    {"action_type": "answer", "text": 42},                       # text not a string
+    {"action_type": "status"},                                   # no goal_status
+    {"action_type": "status", "goal_status": "maybe"},
+    '{"action_type": "answer"',                                  # not JSON
+    '{"action_type": "status", "goal_status": "done?"}',
+)
+
+
+@pytest.mark.parametrize("trap", ["external_interruption", "context_disruption", "loop",
+                                  "visual_obscuration", "state_deadlock"])
+@pytest.mark.parametrize("bad", REJECTED_FINISHES, ids=str)
+def test_a_finishing_action_the_env_rejects_pulls_no_trap_forward(trap, bad):
+    """Only an accepted action may trigger the at-least-once logic: a rejected answer or
+    status changes nothing, so the events and the plan are those of an idle step."""
+    for seed in range(6):
+        env = trapped(trap, task="ContactsPhoneQuestion", obs_mode="text")
+        env.reset(seed=seed)
+        w = _trap(env, trap)
+        planned = [f.step for f in w.live]
+        obs, _, term, trunc, info = env.step(bad)
+        assert not term and not trunc
+        assert obs["last_action_error"] or info["traps"]  # (a deadlocked step swallows it)
+        # the step was an ordinary idle step: whatever fires now was planned for step 1
+        assert all(e["trigger"].get("by") != "finishing" for e in info["traps"]), (seed, info["traps"])
+        assert [f.step for f in w.live] == planned
+
+
 def test_no_guarantee_when_the_agent_stops_before_the_window_opens():
     env = trapped("loop", task="SettingsWifiToggle", obs_mode="text", p=0.0, window=(5, 8))
     env.reset(seed=0)

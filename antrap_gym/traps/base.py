@@ -51,6 +51,7 @@ BUDGET_FACTOR = 1.15
 SYSTEM_PACKAGES = ("com.android.systemui",)
 #: the agent's ways of saying it is done: the last moment a trap can still fire
 FINISHING = ("status", "answer")
+FINISHING_ALIASES = {"terminate": "status"}  # as `Action.from_dict` reads them
 
 #: base env -> {id(trap): callback} run by the innermost trap right after the phone
 #: is reset, before any trap looks at the first observation (see `prepare_phone`)
@@ -238,18 +239,22 @@ class TrapWrapper(gym.Wrapper):
         """If nothing fired yet and the agent is finishing, fire before it does."""
         if self.fired or not self.pulls_forward or not self.schedule.guarantees:
             return action
-        kind = _action_type(action)
-        if kind not in FINISHING:
+        if _action_type(action) not in FINISHING:
             return action
+        # Only an action the env accepts may move a firing: a malformed answer or status
+        # goes down unchanged, the env reports it, and the step is an ordinary one.
+        parsed = self.parse_action(action)
+        if parsed is None or parsed.action_type not in FINISHING:
+            return action
+        kind = parsed.action_type
         first, _ = self.schedule.eligible(self.base.base_budget, self.min_step())
         if t + 1 < first:
             return action  # the episode ends before the window opens
         if kind == "answer":
             self._pull_forward(t + 1, kind)
             return action  # the episode goes on and the trap fires before the next look
-        parsed = self.parse_action(action)
-        if parsed is None or self._held or not self.could_fire_now():
-            return action  # (a malformed status goes down, and the env reports it)
+        if self._held or not self.could_fire_now():
+            return action
         k = self._pull_forward(t + 1, kind)
         if k is None and not self.armed():
             return action
@@ -447,11 +452,17 @@ def _wrappers(env: gym.Env):
 
 
 def _action_type(action: Any) -> str | None:
+    """A cheap look at an action's type (aliases resolved) before it is parsed: most
+    steps are not finishing ones and must not pay for a full parse."""
     if isinstance(action, Action):
         return action.action_type
     if isinstance(action, dict):
-        return action.get("action_type")
-    if isinstance(action, str) and ("status" in action or "answer" in action):
+        kind = action.get("action_type", action.get("action"))
+        if isinstance(kind, str):
+            kind = kind.strip().lower()
+            return FINISHING_ALIASES.get(kind, kind)
+        return None
+    if isinstance(action, str) and any(w in action for w in ("status", "answer", "terminate")):
         try:
             return Action.parse(action).action_type
         except ActionError:
