@@ -310,6 +310,8 @@ def tool_args_to_action(args: dict[str, Any], space: CoordSpace | None = None) -
         status = str(args.get("status", "success")).strip().lower()
         if status in ("success", "successful", "complete", "completed", "done", "true"):
             out = {"action_type": "status", "goal_status": "complete"}
+            if args.get("text") is not None:  # a closing answer rides along, as finish(message=)
+                out["text"] = _text(args["text"])
         elif status in ("failure", "fail", "failed", "infeasible", "impossible", "false"):
             out = {"action_type": "status", "goal_status": "infeasible"}
         else:

@@ -299,6 +299,11 @@ class AndroidEnv(gym.Env):
         elif t == "answer":
             self.answer = a.text
         elif t == "status":
+            if a.text and a.text.strip() and self.answer is None:
+                # A finishing action that carries the answer (AndroidLab finish(message=...),
+                # UI-TARS finished(content=...)): the answer reaches the task's check. An
+                # explicit `answer` given earlier wins over a closing remark.
+                self.answer = a.text
             return True
         return False
 
