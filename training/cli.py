@@ -41,8 +41,10 @@ def add_training_parsers(subparsers) -> None:
     c.add_argument("--seeds", type=int, default=None, help="trap seeds per variant under each trap setting")
     c.add_argument("--observation", choices=("text", "screenshot", "both"), default=None,
                    help="what the policy reads (screenshot/both write PNGs for VLMs)")
-    c.add_argument("--prompt", choices=("guiowl", "m3a"), default=None)
-    c.add_argument("--coords", choices=("absolute", "relative"), default=None)
+    c.add_argument("--prompt", choices=("guiowl", "m3a"), default=None,
+                   help="prompt style of the rows (default: the config's policy.prompt)")
+    c.add_argument("--coords", choices=("absolute", "relative"), default=None,
+                   help="coordinates in the rows' actions (default: the config's policy.coords)")
     c.add_argument("--noise", type=float, default=None,
                    help="per-step probability of a random disturbance (wait/back/home/tap/miss) instead of "
                         "the oracle's action; the oracle recovers and only its steps are written (DART)")
@@ -141,6 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`python -m training.cli ...`; a closed stdout ends it quietly, as for `antrap`."""
+    from antrap_gym.cli.output import guard_stdout
+
+    return guard_stdout(lambda: _run(argv))
+
+
+def _run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.fn(args) or 0)

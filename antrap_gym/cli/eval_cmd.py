@@ -33,7 +33,7 @@ def add_eval_parser(sub) -> None:
     e.add_argument("--device", action="append", default=None,
                    help="sim | adb:SERIAL | adb:HOST:PORT/SERIAL (repeat, or a comma-separated list: "
                         "one per worker)")
-    e.add_argument("--suite", default="antrap")
+    e.add_argument("--suite", default="antrap", help="task suite (default: antrap)")
     e.add_argument("--traps", default="all",
                    help="all | none | a layer | type[,type...] | a protocol YAML")
     e.add_argument("--runs", type=int, default=1, help="runs per variant (Pass@k uses k = runs)")
@@ -44,7 +44,8 @@ def add_eval_parser(sub) -> None:
     e.add_argument("--inline", action="store_true",
                    help="debugging: run the episodes in this process (breakpoints work) — no "
                         "isolation and no --timeout: a hanging agent hangs the run")
-    e.add_argument("--backend", choices=("local", "ray"), default="local")
+    e.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where workers run: local processes, or Ray actors")
     e.add_argument("--ray-address", default=None, help="join a running Ray cluster")
     e.add_argument("--out", default=None, help="results directory (default runs/eval-<time>)")
     e.add_argument("--resume", action="store_true",
@@ -55,7 +56,8 @@ def add_eval_parser(sub) -> None:
                         "they are (finished failures)")
     e.add_argument("--screens", choices=("none", "failed", "all"), default="failed",
                    help="which episodes keep screenshots for the viewer")
-    e.add_argument("--obs-mode", choices=("text", "screenshot"), default=None)
+    e.add_argument("--obs-mode", choices=("text", "screenshot"), default=None,
+                   help="what the env observes (default: what the agents ask for)")
     e.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
     e.add_argument("--start-timeout", type=float, default=900.0,
                    help="seconds a worker may take to start and build its agents (not counted "
@@ -65,14 +67,14 @@ def add_eval_parser(sub) -> None:
     e.set_defaults(fn=run_eval)
 
     r = sub.add_parser("report", help="merge evaluation runs into one table")
-    r.add_argument("dirs", nargs="+")
+    r.add_argument("dirs", nargs="+", help="run directories of `antrap eval` (or reports)")
     r.add_argument("--out", default=None, help="a new directory for the merged run: episodes, "
                    "summary, plots, viewer with the runs' screenshots (default: a fresh "
                    "runs/report-<time>; the runs merged are never written to)")
     r.set_defaults(fn=run_report)
 
     v = sub.add_parser("view", help="(re)build the HTML trajectory viewer of a run")
-    v.add_argument("dir")
+    v.add_argument("dir", help="a run directory of `antrap eval` or `antrap report`")
     v.set_defaults(fn=run_view)
 
 
@@ -104,12 +106,11 @@ def agent_kwargs(args: argparse.Namespace, name: str) -> dict[str, Any]:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
+    from antrap_gym.cli.output import make_console
     from antrap_gym.device.adb import device_names
     from antrap_gym.eval import AgentSpec, EvalConfig, ResultsExist, evaluate
 
-    console = Console()
+    console = make_console()
     if args.inline and args.backend == "ray":
         console.print("[red]--inline runs in this process; it cannot be combined with --backend ray")
         return 2
@@ -141,12 +142,11 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
+    from antrap_gym.cli.output import make_console
     from antrap_gym.eval import report
     from antrap_gym.eval.report import ReportError
 
-    console = Console()
+    console = make_console()
     try:
         summary = report(args.dirs, args.out, console=console)
     except ReportError as e:

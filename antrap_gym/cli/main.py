@@ -6,6 +6,10 @@ import argparse
 import json
 import sys
 
+from rich.table import Table
+
+from antrap_gym.cli.output import add_id_column, guard_stdout, make_console
+
 
 def _tasks(args: argparse.Namespace) -> int:
     from tasks import TEMPLATES, get_suite
@@ -21,18 +25,21 @@ def _tasks(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    make_console().print(tasks_table(rows, args.suite))
+    return 0
 
-    table = Table(title=f"{len(rows)} task templates" + (f" in {args.suite}" if args.suite else ""))
-    for col in ("id", "apps", "complexity", "max steps", "kind", "example goal"):
+
+def tasks_table(rows: list[dict], suite: str | None = None) -> Table:
+    """The task templates as a table; ids are never cut (see add_id_column)."""
+    table = Table(title=f"{len(rows)} task templates" + (f" in {suite}" if suite else ""))
+    add_id_column(table, "id", (r["id"] for r in rows))
+    for col in ("apps", "complexity", "max steps", "kind", "example goal"):
         table.add_column(col)
     for r in rows:
         kind = ("answer" if r["answer_task"] else "action") + (", scroll" if r["needs_scroll"] else "")
         table.add_row(r["id"], ", ".join(a.rsplit(".", 1)[-1] for a in r["apps"]),
                       f"{r['complexity']:g}", str(r["max_steps"]), kind, r["example_goal"])
-    Console().print(table)
-    return 0
+    return table
 
 
 def _traps(args: argparse.Namespace) -> int:
@@ -49,16 +56,20 @@ def _traps(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1, default=list))
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    make_console().print(traps_table(rows))
+    return 0
 
+
+def traps_table(rows: list[dict]) -> Table:
+    """The STAR taxonomy as a table; layers and trap types are never cut."""
     table = Table(title="STAR traps")
-    for col in ("layer", "type", "what happens", "duration"):
-        table.add_column(col)
+    add_id_column(table, "layer", (r["layer"] for r in rows))
+    add_id_column(table, "type", (r["type"] for r in rows))
+    table.add_column("what happens")
+    table.add_column("duration", no_wrap=True)
     for r in rows:
         table.add_row(r["layer"], r["type"], r["about"], "{}-{}".format(*r["duration"]))
-    Console().print(table)
-    return 0
+    return table
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -68,17 +79,14 @@ def _bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(res, indent=1))
         return 0
-    from rich.console import Console
-    from rich.table import Table
-
     table = Table(title="simulated phone performance (median of repeats)")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
+    figures = {k: v for k, v in res.items() if isinstance(v, (int, float))}
+    add_id_column(table, "figure", figures)
+    table.add_column("value", justify="right", no_wrap=True)
     table.add_column("target")
-    for key, value in res.items():
-        if isinstance(value, (int, float)):
-            table.add_row(key, f"{value:,.3f}", res["targets"].get(key, ""))
-    Console().print(table)
+    for key, value in figures.items():
+        table.add_row(key, f"{value:,.3f}", res["targets"].get(key, ""))
+    make_console().print(table)
     return 0
 
 
@@ -88,8 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True)
 
     t = sub.add_parser("tasks", help="list task templates")
-    t.add_argument("--json", action="store_true")
-    t.add_argument("--suite", default=None)
+    t.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
+    t.add_argument("--suite", default=None,
+                   help="only the templates of this suite (default: every template)")
     t.set_defaults(fn=_tasks)
 
     from antrap_gym.cli.eval_cmd import add_eval_parser
@@ -102,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="watch an agent do tasks on the simulated phone")
     r.add_argument("--agent", default="oracle", help="oracle | random | module:Class")
-    r.add_argument("--suite", default="antrap")
+    r.add_argument("--suite", default="antrap", help="task suite (default: antrap)")
     r.add_argument("--task", default=None, help="one template id instead of a suite")
     r.add_argument("--variants", type=int, default=None, help="seeded variants per template")
     r.add_argument("--seed", type=int, default=0, help="first variant seed")
@@ -111,23 +120,27 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(fn=lambda a: __import__("antrap_gym.cli.run", fromlist=["main"]).main(a))
 
     pl = sub.add_parser("play", help="drive the phone yourself from the terminal")
-    pl.add_argument("--task", default=None)
-    pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--out", default="play_out", help="a PNG per step is saved here")
+    pl.add_argument("--task", default=None,
+                    help="template id (default: one of the antrap suite, drawn by --seed)")
+    pl.add_argument("--seed", type=int, default=0, help="the task variant's seed")
+    pl.add_argument("--out", default=None,
+                    help="save a PNG per step here (default: a fresh runs/play-<time>)")
     pl.set_defaults(fn=lambda a: __import__("antrap_gym.cli.play", fromlist=["main"]).main(a))
 
     sv = sub.add_parser("solvability", help="check trapped tasks stay solvable (oracle on forks)")
-    sv.add_argument("--suite", default="antrap")
+    sv.add_argument("--suite", default="antrap", help="task suite (default: antrap)")
     sv.add_argument("--traps", default="all", help="all | a layer | type[,type...]")
-    sv.add_argument("--variants", type=int, default=None)
-    sv.add_argument("--seed", type=int, default=0)
+    sv.add_argument("--variants", type=int, default=None,
+                    help="seeded variants per template (default: the suite's)")
+    sv.add_argument("--seed", type=int, default=0, help="first variant seed")
     sv.add_argument("--p", type=float, default=None, help="override the per-step probability")
-    sv.add_argument("--json", action="store_true")
+    sv.add_argument("--json", action="store_true",
+                    help="print the audit as JSON (progress goes to stderr)")
     sv.set_defaults(fn=lambda a: __import__("antrap_gym.cli.solvability",
                                             fromlist=["main"]).main(a))
 
     tr = sub.add_parser("traps", help="list the STAR taxonomy and trap settings")
-    tr.add_argument("--json", action="store_true")
+    tr.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
     tr.set_defaults(fn=_traps)
 
     sa = sub.add_parser("sim-adbd", help="serve a simulated phone over the ADB device protocol")
@@ -137,13 +150,18 @@ def build_parser() -> argparse.ArgumentParser:
     sa.set_defaults(fn=lambda a: __import__("antrap_gym.device.adbd.cli", fromlist=["main"]).main(a))
 
     b = sub.add_parser("bench", help="measure the simulated phone's speed")
-    b.add_argument("--json", action="store_true")
+    b.add_argument("--json", action="store_true", help="print the figures as JSON")
     b.add_argument("--quick", action="store_true", help="fewer repeats (seconds, not minutes)")
     b.set_defaults(fn=_bench)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; a closed stdout (`antrap tasks | head`) ends it quietly (141)."""
+    return guard_stdout(lambda: _run(argv))
+
+
+def _run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.fn(args) or 0)

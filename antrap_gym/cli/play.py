@@ -1,101 +1,197 @@
-"""`antrap play`: drive the simulated phone yourself, one action per line.
+"""`antrap play`: drive the simulated phone yourself, one command per line.
 
-Commands: `tap N` (element index) or `tap X Y`, `long N`, `type N some text`,
-`scroll up|down|left|right`, `swipe up|down|left|right`, `back`, `home`, `enter`,
-`open APP`, `answer TEXT`, `done`, `quit`, or any AndroidWorld JSON action.
+Only a command that reaches the phone uses a step of the task's budget: a typo, a
+missing argument or malformed JSON is reported here and costs nothing.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import difflib
 import shlex
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 from PIL import Image
 
 import antrap_gym  # noqa: F401
+from antrap_gym.env.actions import DIRECTIONS, Action, ActionError
+
+# play's own commands, with their usage (the help text and the unknown-command error)
+COMMANDS: dict[str, str] = {
+    "tap": "tap N | tap X Y       tap element N, or the point (X, Y)",
+    "double": "double N | double X Y  double-tap",
+    "long": "long N | long X Y     long-press",
+    "type": "type [N] TEXT         type TEXT (into element N)",
+    "scroll": "scroll " + "|".join(DIRECTIONS),
+    "swipe": "swipe " + "|".join(DIRECTIONS),
+    "back": "back                  the Back button",
+    "home": "home                  the Home button",
+    "enter": "enter                 the keyboard's Enter",
+    "open": "open APP              open an app by name",
+    "wait": "wait                  let the phone be for a step",
+    "answer": "answer TEXT           answer a question task",
+    "done": "done                  say the task is complete",
+    "infeasible": "infeasible            say the task cannot be done",
+    "help": "help                  this list (no step used)",
+    "quit": "quit                  leave (also exit, q, Ctrl-D)",
+}
+# other spellings, among them AndroidWorld's action types
+ALIASES = {"click": "tap", "double_tap": "double", "long_press": "long", "input_text": "type",
+           "navigate_back": "back", "navigate_home": "home", "keyboard_enter": "enter",
+           "open_app": "open", "exit": "quit", "q": "quit", "?": "help"}
+QUIT, HELP, NOTHING = "quit", "help", ""
 
 
-def parse_command(line: str) -> dict | str | None:
-    """A typed command -> an action (dict or JSON string); None to quit."""
+class CommandError(ValueError):
+    """A line play cannot turn into an action; nothing was sent to the phone."""
+
+
+def usage() -> str:
+    """The command list, with a word on JSON actions."""
+    lines = ["Commands:", *(f"  {u}" for u in COMMANDS.values()),
+             '  {"action_type": ...}  any AndroidWorld JSON action',
+             "Only commands that reach the phone use a step of the budget."]
+    return "\n".join(lines)
+
+
+def _unknown(cmd: str) -> CommandError:
+    close = difflib.get_close_matches(cmd, [*COMMANDS, *ALIASES], n=1, cutoff=0.6)
+    hint = f" (did you mean {ALIASES.get(close[0], close[0])!r}?)" if close else ""
+    return CommandError(f"unknown command {cmd[:40]!r}{hint}; commands: {', '.join(COMMANDS)} "
+                        "('help' shows their usage)")
+
+
+def _target(args: list[str]) -> tuple[dict[str, int], int]:
+    """The target at the start of `args` and how many words it took: (X, Y), N or none."""
+    if len(args) >= 2 and all(a.lstrip("-").isdigit() for a in args[:2]):
+        return {"x": int(args[0]), "y": int(args[1])}, 2
+    if args and args[0].isdigit():
+        return {"index": int(args[0])}, 1
+    return {}, 0
+
+
+def parse_command(line: str) -> dict[str, Any] | str:
+    """A typed line -> a validated action (a dict), or QUIT, HELP, NOTHING (empty line).
+
+    Raises CommandError for what play can tell is wrong without the phone: an unknown
+    command, a missing or bad argument, malformed JSON. Whether element N exists is the
+    phone's to say (that reaches the env, as it would from an agent)."""
     line = line.strip()
     if not line:
-        return {"action_type": "wait"}
+        return NOTHING
     if line.startswith("{"):
-        return line
+        try:
+            return Action.parse(line).to_dict()
+        except ActionError as e:
+            raise CommandError(str(e)) from None
     try:
         words = shlex.split(line)
     except ValueError:
         words = line.split()
     cmd, rest = words[0].lower(), words[1:]
-    if cmd in ("quit", "exit", "q"):
-        return None
+    cmd = ALIASES.get(cmd, cmd)
+    if cmd not in COMMANDS:
+        raise _unknown(words[0])
+    if cmd in (QUIT, HELP):
+        return cmd
+    action: dict[str, Any]
+    if cmd in ("tap", "double", "long"):
+        tgt, used = _target(rest)
+        if not used:
+            raise CommandError(f"{cmd} needs a target: an element index N or X Y "
+                               f"(usage: {COMMANDS[cmd].split('  ')[0]})")
+        kind = {"tap": "click", "double": "double_tap", "long": "long_press"}[cmd]
+        action = {"action_type": kind, **tgt}
+    elif cmd == "type":
+        tgt, used = _target(rest)
+        if not rest[used:]:
+            raise CommandError("type needs the text to type: type [N] TEXT")
+        action = {"action_type": "input_text", "text": " ".join(rest[used:]), **tgt}
+    elif cmd in ("scroll", "swipe"):
+        if len(rest) != 1 or rest[0].lower() not in DIRECTIONS:
+            raise CommandError(f"{cmd} needs one direction: {', '.join(DIRECTIONS)}")
+        action = {"action_type": cmd, "direction": rest[0].lower()}
+    elif cmd in ("back", "home", "enter", "wait"):
+        action = {"action_type": {"back": "navigate_back", "home": "navigate_home",
+                                  "enter": "keyboard_enter", "wait": "wait"}[cmd]}
+    elif cmd == "open":
+        action = {"action_type": "open_app", "app_name": " ".join(rest)}
+    elif cmd == "answer":
+        action = {"action_type": "answer", "text": " ".join(rest)}
+    else:  # done, infeasible
+        action = {"action_type": "status",
+                  "goal_status": "complete" if cmd == "done" else "infeasible"}
+    try:
+        return Action.parse(action).to_dict()
+    except ActionError as e:
+        raise CommandError(str(e)) from None
 
-    def target(args: list[str]) -> dict:
-        if len(args) >= 2 and all(a.lstrip("-").isdigit() for a in args[:2]):
-            return {"x": int(args[0]), "y": int(args[1])}
-        if args and args[0].isdigit():
-            return {"index": int(args[0])}
-        return {}
 
-    if cmd in ("tap", "click"):
-        return {"action_type": "click", **target(rest)}
-    if cmd in ("long", "long_press"):
-        return {"action_type": "long_press", **target(rest)}
-    if cmd == "type":
-        tgt = target(rest)
-        skip = 2 if "x" in tgt else 1 if "index" in tgt else 0
-        return {"action_type": "input_text", "text": " ".join(rest[skip:]), **tgt}
-    if cmd in ("scroll", "swipe") and rest:
-        return {"action_type": cmd, "direction": rest[0]}
-    simple = {"back": "navigate_back", "home": "navigate_home", "enter": "keyboard_enter",
-              "wait": "wait"}
-    if cmd in simple:
-        return {"action_type": simple[cmd]}
-    if cmd == "open":
-        return {"action_type": "open_app", "app_name": " ".join(rest)}
-    if cmd == "answer":
-        return {"action_type": "answer", "text": " ".join(rest)}
-    if cmd == "done":
-        return {"action_type": "status", "goal_status": "complete"}
-    return json.dumps({"action_type": cmd})
+def default_out(root: str | Path = "runs") -> Path:
+    """A fresh `runs/play-<time>` folder name (never an existing one): play's screenshots
+    go with the other runs, which .gitignore keeps out of the working tree's status."""
+    base = Path(root) / f"play-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path
 
 
 def main(args: argparse.Namespace) -> int:
     env = gym.make("antrap/AndroidSim-v0", render_mode="ansi")
     options = {"task": args.task} if args.task else None
     obs, info = env.reset(seed=args.seed, options=options)
-    out = Path(args.out)
+    out = Path(args.out) if args.out else default_out()
     out.mkdir(parents=True, exist_ok=True)
-    print(__doc__)
+    print(__doc__.split("\n\n")[0].strip(), "\n")
+    print(usage())
     step = 0
+    show = True
     while True:
-        Image.fromarray(obs["screenshot"]).save(out / f"step_{step:03d}.png")
-        print(env.render())
-        print(obs["ui_elements"])
-        print(f"\nGoal: {obs['goal']}   (step {info['step']}/{info['budget']}, "
-              f"screenshot: {out / f'step_{step:03d}.png'})")
-        if obs["last_action_error"]:
-            print(f"! {obs['last_action_error']}")
+        if show:
+            shot = out / f"step_{step:03d}.png"
+            Image.fromarray(obs["screenshot"]).save(shot)
+            print(env.render())
+            print(obs["ui_elements"])
+            print(f"\nGoal: {obs['goal']}   (step {info['step']}/{info['budget']}, "
+                  f"screenshot: {shot})")
+            if obs["last_action_error"]:
+                print(f"! {obs['last_action_error']}")
+        show = False
         try:
             line = input("action> ")
         except EOFError:
             break
-        action = parse_command(line)
-        if action is None:
+        try:
+            action = parse_command(line)
+        except CommandError as e:
+            print(f"! {e} — no step used")
+            continue
+        if action == QUIT:
             break
+        if action == HELP:
+            print(usage())
+            continue
+        if action == NOTHING:
+            continue
         obs, reward, term, trunc, info = env.step(action)
         step += 1
+        show = True
         if term or trunc:
             Image.fromarray(obs["screenshot"]).save(out / f"step_{step:03d}.png")
+            if obs["last_action_error"]:
+                print(f"! {obs['last_action_error']}")
             print(f"\nEpisode over: success = {info.get('success')}")
             break
     env.close()
+    print(f"screenshots: {out}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(argparse.Namespace(task=None, seed=0, out="play_out")))
+    sys.exit(main(argparse.Namespace(task=None, seed=0, out=None)))

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import gymnasium as gym
-from rich.console import Console
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 import antrap_gym  # noqa: F401
 from antrap_gym.agents import make_agent
+from antrap_gym.cli.output import add_id_column, make_console
 from antrap_gym.rollout import run_episode
 from tasks import get_suite
 
@@ -29,9 +29,10 @@ def main(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     if out:
         out.mkdir(parents=True, exist_ok=True)
-    console = Console()
+    console = make_console()
     table = Table(title=f"{agent.name} on {args.suite}", expand=False)
-    for col in ("task", "seed", "goal", "steps", "result"):
+    add_id_column(table, "task", templates)
+    for col in ("seed", "goal", "steps", "result"):
         table.add_column(col)
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("success {task.fields[rate]}"), TimeRemainingColumn())

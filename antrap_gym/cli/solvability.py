@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from antrap_gym.cli.output import add_id_column, make_console
 from antrap_gym.traps import expand
 from antrap_gym.traps.audit import audit
 from tasks import get_suite
@@ -20,9 +19,8 @@ def main(args: argparse.Namespace) -> int:
     variants = args.variants if args.variants is not None else suite.variants
     episodes = [(t, args.seed + v) for t in suite.templates for v in range(variants)]
     traps = expand(args.traps)
-    stream = sys.stderr if args.json else sys.stdout
     # piped or captured output gets the whole table, not 80 columns of ellipses
-    console = Console(stderr=args.json, width=None if stream.isatty() else 140)
+    console = make_console(stderr=args.json)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, transient=args.json) as progress:
         bar = progress.add_task("trapped episodes", total=len(traps) * len(episodes))
@@ -33,9 +31,11 @@ def main(args: argparse.Namespace) -> int:
         print(json.dumps({t: a.to_dict() for t, a in results.items()}, indent=1))
         return 0
     table = Table(title=f"solvability after injection — {args.suite}, {len(episodes)} episodes per trap")
-    for col in ("trap", "layer", "trapped ep.", "events", "solvable", "oracle success",
-                "recovered", "mean extra steps"):
-        table.add_column(col, justify="right" if col not in ("trap", "layer") else "left")
+    add_id_column(table, "trap", results)
+    add_id_column(table, "layer", (a.layer for a in results.values()))
+    for col in ("trapped ep.", "events", "solvable", "oracle success", "recovered",
+                "mean extra steps"):
+        table.add_column(col, justify="right")
     for t, a in results.items():
         d = a.to_dict()
         table.add_row(t, a.layer, f"{a.trapped_episodes}/{a.episodes}", str(a.events),

@@ -112,16 +112,40 @@ def infrastructure_warnings(summary: dict[str, Any]) -> list[str]:
     return out
 
 
+def table_title(summary: dict[str, Any]) -> str:
+    """What the terminal table's cells are: success rates in percent, with Pass@k after
+    them only when some setting had several runs (k > 1), and how many episodes a
+    setting's cell counts (a range when they differ, e.g. a partial run)."""
+    blocks = [b for a in summary["agents"].values()
+              for b in [a["clean"], *a["traps"].values()] if b and b.get("n")]
+    k = max((a["clean"]["k"] for a in summary["agents"].values()), default=1)
+    title = "AnTrap — success rate %" + (f" (Pass@{k} % in parentheses)" if k > 1 else "")
+    sizes = sorted({b["n"] for b in blocks})
+    if sizes:
+        n = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}–{sizes[-1]}"
+        title += f", {n} episode{'s' if sizes[-1] != 1 else ''} per cell"
+    return title
+
+
 def print_table(summary: dict[str, Any], console: Console | None = None) -> None:
     """The table on the terminal: settings down the side, one column per agent
     (narrow enough for an 80-column terminal; summary.md has the paper's layout)."""
     console = console or Console()
     agents = list(summary["agents"])
     cols = column_order(summary["settings"])
-    table = Table(title="AnTrap — success rate %, (Pass@k %)", title_justify="left")
-    table.add_column("setting")
+    layers = [lay for lay in LAYERS if any(lay in summary["agents"][a]["layers"] for a in agents)]
+
+    def line(text: str) -> Text | str:  # one line when the console has room (not the table's width)
+        return Text(text, no_wrap=True, overflow="ignore") if len(text) <= console.width else text
+
+    table = Table(title=line(table_title(summary)), title_justify="left",
+                  caption=line("layer rows pool their trap types' episodes") if layers else None,
+                  caption_justify="left")
+    # settings and agent names are ids: never wrapped or cut, on any terminal
+    labels = ["Clean", *cols, "Trap average", *[f"{lay.capitalize()} layer" for lay in layers]]
+    table.add_column("setting", no_wrap=True, min_width=max(len(x) for x in labels))
     for a in agents:
-        table.add_column(a, justify="right")
+        table.add_column(Text(a), justify="right", no_wrap=True, min_width=len(a))
 
     def cell(block: dict[str, Any] | None, k: int) -> str:
         if not block:
@@ -139,11 +163,10 @@ def print_table(summary: dict[str, Any], console: Console | None = None) -> None
                                           for a in agents])
     table.add_row("[bold]Drop", *[f"[bold]{pct(summary['agents'][a]['drop'])}" for a in agents],
                   end_section=True)
-    for lay in LAYERS:
-        if any(lay in summary["agents"][a]["layers"] for a in agents):
-            table.add_row(f"{lay.capitalize()} layer",
-                          *[pct(summary["agents"][a]["layers"].get(lay, {}).get("success_rate"))
-                            for a in agents])
+    for lay in layers:
+        table.add_row(f"{lay.capitalize()} layer",
+                      *[pct(summary["agents"][a]["layers"].get(lay, {}).get("success_rate"))
+                        for a in agents])
     console.print(table)
     for w in infrastructure_warnings(summary):  # Text: an agent's label is never read as markup
         console.print(Text.assemble(("Warning: ", "bold red"), w))

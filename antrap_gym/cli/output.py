@@ -1,0 +1,61 @@
+"""What the `antrap` commands print through: consoles and tables that never cut an
+id, and a quiet exit when the reader of stdout goes away (`antrap tasks | head`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+# Piped or redirected output has no terminal to fit: rich would assume 80 columns (or
+# $COLUMNS) and cut cells to "ContactsAd…". Lay tables out this wide instead.
+PIPE_WIDTH = 200
+# The exit status of a process killed by SIGPIPE (128 + 13), what `cat` reports in a pipe.
+EXIT_BROKEN_PIPE = 141
+
+
+class CliConsole(Console):
+    """A rich console whose closed pipe reaches `guard_stdout` as BrokenPipeError (rich's
+    default exits with status 1 on its own, unlike plain `print` output)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(32, "stdout closed")
+
+
+def make_console(stderr: bool = False, **kwargs: Any) -> Console:
+    """A console for a command's output: the terminal's width on a terminal, wide
+    (PIPE_WIDTH, or $COLUMNS if wider) when piped, so nothing is cut for lack of room."""
+    console = CliConsole(stderr=stderr, **kwargs)
+    if not console.is_terminal and "width" not in kwargs:
+        console.width = max(console.width, PIPE_WIDTH)
+    return console
+
+
+def add_id_column(table: Table, header: str, values: Iterable[str], **kwargs: Any) -> None:
+    """A column of ids (task ids, trap types, agent names, settings): never wrapped or
+    cut, even on a narrow terminal; the other columns give way first."""
+    width = max([len(header), *(len(str(v)) for v in values)])
+    table.add_column(header, no_wrap=True, min_width=width, **kwargs)
+
+
+def guard_stdout(run: Callable[[], int]) -> int:
+    """`run()`'s exit status, or EXIT_BROKEN_PIPE without a traceback when stdout's reader
+    has gone (Python docs, "Note on SIGPIPE"): stdout is pointed at /dev/null so the
+    interpreter's last flush at exit stays quiet too."""
+    try:
+        try:
+            return run()
+        finally:  # a closed pipe shows on this flush, not in the interpreter's at exit
+            sys.stdout.flush()
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout is no real file (captured in-process)
+            pass
+        return EXIT_BROKEN_PIPE
