@@ -3,11 +3,14 @@ temporary folder so its keys stay out of the user's."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -94,3 +97,133 @@ def adb_server(tmp_path_factory):
             os.kill(pid, signal.SIGKILL)
 
 
+
+
+class LinkProxy:
+    """A TCP relay on a fixed local port between an adb server and a device (sim-adbd): the
+    link a test cuts and restores, while the phone behind it keeps running with its state.
+
+    `down()` is a dead link: every relayed connection cut, nothing listening (so `adb
+    connect` is refused), as when the phone drops off the network; `up()` listens again on
+    the same port. `cut_when(match, wait)` cuts the link from inside the relay the moment
+    the device sends a message `match(command, arg0, arg1)` accepts -- that message is
+    held, never delivered -- after `wait` is set (or 10 s): e.g. the device's OKAY to the
+    host's OPEN, held until the command has reached the phone's shell, so the host knows
+    the command was sent but never hears that it was taken."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = 0
+        self._lock = threading.Lock()
+        self._listener: socket.socket | None = None
+        self._socks: set[socket.socket] = set()
+        self._trigger: tuple | None = None
+        self.cuts = 0
+        self.up()
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def up(self) -> None:
+        with self._lock:
+            if self._listener is not None:
+                return
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            deadline = time.monotonic() + 5
+            while True:  # the old listener may take a moment to let go of the port
+                try:
+                    s.bind(("127.0.0.1", self.port))
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        s.close()
+                        raise
+                    time.sleep(0.05)
+            s.listen(16)
+            s.settimeout(0.1)
+            self.port = s.getsockname()[1]
+            self._listener = s
+        threading.Thread(target=self._accept, args=(s,), daemon=True).start()
+
+    def down(self) -> None:
+        with self._lock:
+            listener, self._listener = self._listener, None
+            socks, self._socks = self._socks, set()
+            self.cuts += 1
+        if listener is not None:
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)  # wakes its accept()
+            listener.close()
+        for s in socks:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
+    close = down
+
+    def cut_when(self, match, wait: threading.Event | None = None) -> threading.Event:
+        """Arm a one-shot cut (see the class); returns an event set once it has cut."""
+        done = threading.Event()
+        with self._lock:
+            self._trigger = (match, wait, done)
+        return done
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                host, _ = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return  # closed: the link is down
+            try:
+                dev = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                host.close()
+                continue
+            for s in (host, dev):
+                s.settimeout(None)
+            with self._lock:
+                if self._listener is not listener:  # went down meanwhile
+                    host.close()
+                    dev.close()
+                    return
+                self._socks |= {host, dev}
+            threading.Thread(target=self._pump, args=(host, dev), daemon=True).start()
+            threading.Thread(target=self._pump_device, args=(dev, host), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                dst.sendall(data)
+        for s in (src, dst):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+    def _pump_device(self, src: socket.socket, dst: socket.socket) -> None:
+        """Device -> host, message by message, so a message can be held and the link cut."""
+        buf = bytearray()
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                buf += data
+                while len(buf) >= 24:
+                    command, arg0, arg1, length = struct.unpack_from("<4I", buf)
+                    if len(buf) < 24 + length:
+                        break
+                    trigger = self._trigger
+                    if trigger is not None and trigger[0](command, arg0, arg1):
+                        self._trigger = None
+                        match, wait, done = trigger
+                        if wait is not None:
+                            wait.wait(10)
+                        self.down()
+                        done.set()
+                        return
+                    dst.sendall(bytes(buf[: 24 + length]))
+                    del buf[: 24 + length]
+        for s in (src, dst):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)

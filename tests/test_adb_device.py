@@ -22,10 +22,11 @@ from antrap_gym.agents.oracle import OracleAgent
 from antrap_gym.device import DeviceError, DeviceLostError, make_device
 from antrap_gym.device.adb import TEXT_CHUNK, AdbDevice, _input_problem, device_names, resendable
 from antrap_gym.device.adbd import AdbdHandle, serve_in_thread
+from antrap_gym.device.adbd.protocol import A_OKAY
 from antrap_gym.env.registration import make_env
 from antrap_gym.traps import TRAP_TYPES
 from tasks import get_suite
-from tests.adb_server import AdbServer
+from tests.adb_server import AdbServer, LinkProxy, adb_server
 
 MINI = get_suite("antrap-mini").templates
 
@@ -58,15 +59,40 @@ def own_phone(adb: AdbServer):
         h.close()
 
 
+@pytest.fixture
+def linked_phone(adb: AdbServer):
+    """A phone the adb server reaches through a `LinkProxy` (a link the test can cut and
+    restore while the phone keeps running), connected by the proxy's address."""
+    made: list[tuple[AdbdHandle, LinkProxy]] = []
+
+    def make(serial: str) -> tuple[AdbdHandle, LinkProxy]:
+        h = serve_in_thread(port=0, serial=serial)
+        link = LinkProxy((h.host, h.port))
+        made.append((h, link))
+        adb.connect(link.address)
+        return h, link
+
+    yield make
+    for h, link in made:
+        adb.run("disconnect", link.address, timeout=10)
+        link.close()
+        h.close()
+
+
+@pytest.fixture
+def own_adb(tmp_path_factory):
+    """A private adb server of its own (for tests that kill and restart it)."""
+    yield from adb_server(tmp_path_factory)
+
+
 def adb_device(adb: AdbServer, handle: AdbdHandle, **kw) -> AdbDevice:
     return AdbDevice(serial=handle.address, port=adb.port, **kw)
 
 
-def lost_bound(dev: AdbDevice, slack_s: float = 1.0) -> float:
-    """How long giving up on a dead phone may take: each attempt its timeout, plus the
-    back-off between attempts, plus a little."""
-    backoff = sum(min(2.0, 0.2 * 2**i) for i in range(dev.retries))
-    return (dev.retries + 1) * dev.timeout_s + backoff + slack_s
+def lost_bound(dev: AdbDevice, slack_s: float = 3.0) -> float:
+    """How long giving up on a dead phone may take: the retry window, plus the timeout of the
+    attempt that began last in it, plus a generous margin (a loose upper bound)."""
+    return dev.retry_window_s + dev.timeout_s + slack_s
 
 
 def once(handle: AdbdHandle, when, then) -> threading.Event:
@@ -245,7 +271,7 @@ def test_text_that_needs_the_ime_is_refused_clearly_without_it(adb, own_phone):
 
 def test_a_lost_phone_truncates_the_episode_with_a_typed_error_in_bounded_time(adb, own_phone):
     handle = own_phone("SIMLOST1")
-    dev = adb_device(adb, handle, timeout_s=2.0, retries=1)
+    dev = adb_device(adb, handle, timeout_s=2.0, retry_window_s=1.0)
     env = make_env(device=dev, task="SettingsWifiToggle", obs_mode="text")
     env.reset(seed=2)
     env.step({"action_type": "open_app", "app_name": "Settings"})
@@ -268,7 +294,7 @@ def test_a_lost_phone_truncates_the_episode_with_a_typed_error_in_bounded_time(a
 
 def test_a_frozen_phone_times_out_instead_of_hanging(adb, own_phone):
     handle = own_phone("SIMFRZ01")
-    dev = adb_device(adb, handle, timeout_s=1.5, retries=0)
+    dev = adb_device(adb, handle, timeout_s=1.5, retry_window_s=0.0)
     dev.shell("echo warm")
     handle.freeze()
     try:
@@ -297,7 +323,7 @@ def test_an_eval_run_goes_on_when_its_phone_drops_out_and_comes_back(adb, own_ph
     from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
 
     handle = own_phone("SIMEVAL1")
-    name = f"adb:127.0.0.1:{adb.port}/{handle.address}"
+    name = f"adb:127.0.0.1:{adb.port}/{handle.address}?retry_window=1"  # gives up after 1 s
     cfg = EvalConfig(agents=[AgentSpec.make("oracle")], suite="antrap-mini", traps="none", variants=2,
                      devices=[name], screens="none")
     out = tmp_path / "run"
@@ -310,7 +336,7 @@ def test_an_eval_run_goes_on_when_its_phone_drops_out_and_comes_back(adb, own_ph
     while not (episodes.exists() and episodes.read_text().count("\n") >= 2):
         assert time.monotonic() < deadline, "the first episodes never finished"
         time.sleep(0.05)
-    handle.stop()  # the phone drops out mid-run, longer than the reconnect attempts
+    handle.stop()  # the phone drops out mid-run, for longer than its retry window
     time.sleep(4)
     handle.restart()
     runner.join(300)
@@ -395,7 +421,7 @@ def wait_for(predicate, timeout: float = 10.0) -> None:
 
 def test_a_tap_that_times_out_is_not_sent_again(adb, own_phone):
     handle = own_phone("SIMSLOW1")
-    dev = adb_device(adb, handle, timeout_s=1.0, retries=2)
+    dev = adb_device(adb, handle, timeout_s=1.0)
     dev.shell("echo warm")
     log = handle.device.phone.shell_log
     handle.device.faults.before_shell = slow(2.5, "input tap")
@@ -410,7 +436,7 @@ def test_a_tap_that_times_out_is_not_sent_again(adb, own_phone):
 
 def test_a_read_that_times_out_is_read_again(adb, own_phone):
     handle = own_phone("SIMSLOW2")
-    dev = adb_device(adb, handle, timeout_s=1.0, retries=2)
+    dev = adb_device(adb, handle, timeout_s=1.0)
     dev.shell("echo warm")
     slow_once = once(handle, lambda c: c.startswith("getprop"), lambda c: time.sleep(1.5))
     assert dev.shell("getprop ro.product.model").stdout == "Pixel 6\n"
@@ -422,7 +448,7 @@ def test_long_typing_gets_a_timeout_that_grows_with_the_text(adb, own_phone):
     """A phone that types slowly: 3,000 characters take longer than the base timeout, yet
     arrive exactly once."""
     handle = own_phone("SIMSLOW3")
-    dev = adb_device(adb, handle, timeout_s=1.5, retries=2)
+    dev = adb_device(adb, handle, timeout_s=1.5)
     env = make_env(device=dev, task="MarkorCreateNote", obs_mode="text")
     env.reset(seed=1)
     open_editor(env)
@@ -502,18 +528,163 @@ def test_am_start_by_component_over_adb(adb, own_phone):
     assert not r.ok and "does not exist" in r.stderr
 
 
-def test_a_short_drop_recovers_within_the_retries(adb, own_phone):
+def test_a_drop_of_five_seconds_is_ridden_out(adb, own_phone):
+    """The phone is gone (the adb server already says offline) when a tap is due, and back 5 s
+    later: the tap waits for it, arrives once, and the call never fails."""
     handle = own_phone("SIMDROP1")
-    dev = adb_device(adb, handle, timeout_s=3.0)  # the default 2 retries
+    dev = adb_device(adb, handle, timeout_s=3.0)  # the default 30 s retry window
     dev.shell("echo warm")
     handle.stop()
-    back = threading.Timer(0.3, handle.restart)
+    adb.wait_state(handle.address, "offline")  # the tap cannot have reached the phone
+    back = threading.Timer(5.0, handle.restart)
     back.start()
     try:
-        assert dev.tap(10, 20).ok  # no DeviceLostError: reconnected within the retries
+        assert dev.tap(10, 20).ok  # no DeviceLostError: re-dialled once the phone was back
     finally:
         back.join()
     assert count(handle.device.phone.shell_log, "input tap 10 20") == 1
+    assert adb.state(handle.address) == "device"
+
+
+def test_the_phone_is_dialled_again_after_the_adb_server_restarts(own_adb):
+    """An adb server that restarts forgets every `adb connect`ed phone: AdbDevice dials it
+    again by itself while it retries, and the tap arrives once."""
+    handle = serve_in_thread(port=0, serial="SIMSRV01")
+    try:
+        own_adb.connect(handle.address)
+        dev = AdbDevice(serial=handle.address, port=own_adb.port, timeout_s=3.0)
+        dev.shell("echo warm")
+        own_adb.run("kill-server", check=True, timeout=10)
+        wait_for(lambda: not own_adb.server_pids())
+        back = threading.Timer(3.0, own_adb.run, args=("start-server",), kwargs={"check": True})
+        back.start()
+        try:
+            assert dev.tap(10, 20).ok
+        finally:
+            back.join()
+        assert own_adb.state(handle.address) == "device"  # it was AdbDevice that dialled it
+        assert count(handle.device.phone.shell_log, "input tap 10 20") == 1
+    finally:
+        own_adb.run("disconnect", handle.address, timeout=10)
+        handle.close()
+
+
+def test_a_phone_that_never_comes_back_is_lost_after_the_retry_window(adb, own_phone):
+    """`?retry_window=2` in the device name: calls on a phone that stays gone are retried for
+    2 s, then end in a typed DeviceLostError, within the window plus one call's timeout."""
+    handle = own_phone("SIMGONE1")
+    dev = make_device(f"adb:127.0.0.1:{adb.port}/{handle.address}?retry_window=2&timeout=2")
+    assert isinstance(dev, AdbDevice) and (dev.retry_window_s, dev.timeout_s) == (2.0, 2.0)
+    dev.shell("echo warm")
+    handle.stop()
+    for call in (lambda: dev.shell("getprop ro.product.model"), lambda: dev.tap(10, 20)):
+        t0 = time.monotonic()
+        with pytest.raises(DeviceLostError, match=r"retry window of 2 s"):
+            call()
+        assert time.monotonic() - t0 < lost_bound(dev)
+    assert count(handle.device.phone.shell_log, "input tap") == 0
+
+
+def test_a_frozen_phone_is_lost_after_the_retry_window(adb, own_phone):
+    """A phone that takes every command and never answers: each attempt of a read times out,
+    and the call gives up once the window is over (no hang)."""
+    handle = own_phone("SIMFRZ02")
+    dev = adb_device(adb, handle, timeout_s=1.0, retry_window_s=2.0)
+    dev.shell("echo warm")
+    handle.freeze()
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(DeviceLostError, match=r"retry window of 2 s: AdbTimeout"):
+            dev.shell("getprop ro.product.model")
+        assert time.monotonic() - t0 < lost_bound(dev)
+    finally:
+        handle.thaw()
+
+
+def test_a_tap_the_link_lost_before_the_phone_answered_is_not_sent_again(adb, linked_phone):
+    """The link dies after the phone took the tap but before its answer got through (the adb
+    server tells the host "closed"): the tap may have run -- it did -- so it is not sent
+    again, even though the link is back well within the retry window."""
+    handle, link = linked_phone("SIMCUT01")
+    dev = AdbDevice(serial=link.address, port=adb.port, timeout_s=5.0, retry_window_s=20.0)
+    dev.shell("echo warm")
+    reached = once(handle, lambda c: c.startswith("input tap 10 20"), lambda c: None)
+    cut = link.cut_when(lambda command, *_: command == A_OKAY, wait=reached)
+    back = threading.Thread(target=lambda: (cut.wait(30), time.sleep(1.0), link.up()))
+    back.start()
+    try:
+        with pytest.raises(DeviceLostError, match="not re-sent"):
+            dev.tap(10, 20)
+    finally:
+        back.join()
+    assert cut.is_set() and reached.is_set()
+    assert dev.shell("echo back").stdout == "back\n"  # the link is back: dialled again
+    # every call is sequential: a re-sent tap would have arrived before the echo
+    assert count(handle.device.phone.shell_log, "input tap 10 20") == 1
+
+
+def test_a_read_the_link_lost_before_the_phone_answered_is_read_again(adb, linked_phone):
+    """The same cut during a read: reading twice is the same as once, so it is read again
+    once the link is back (2 s later), and the call returns the answer."""
+    handle, link = linked_phone("SIMCUT02")
+    dev = AdbDevice(serial=link.address, port=adb.port, timeout_s=5.0, retry_window_s=20.0)
+    dev.shell("echo warm")
+    reached = once(handle, lambda c: c.startswith("getprop ro.product.model"), lambda c: None)
+    cut = link.cut_when(lambda command, *_: command == A_OKAY, wait=reached)
+    back = threading.Thread(target=lambda: (cut.wait(30), time.sleep(2.0), link.up()))
+    back.start()
+    try:
+        assert dev.shell("getprop ro.product.model").stdout == "Pixel 6\n"
+    finally:
+        back.join()
+    assert cut.is_set()
+    assert count(handle.device.phone.shell_log, "getprop ro.product.model") == 2
+
+
+@pytest.mark.slow
+def test_five_second_outages_mid_episode_cost_an_eval_run_no_episode(adb, own_phone, tmp_path):
+    """The phone drops off for 5 s, twice, in the middle of an episode (sim-adbd stops
+    listening and cuts every connection, as when its process dies, then serves again on the
+    same port; the phone keeps its state, as a real one does while its link is down). Each
+    outage starts while the observation after an action is being read, so nothing that
+    must not be sent twice is in flight: every episode finishes, and succeeds."""
+    import json
+
+    from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
+
+    handle = own_phone("SIMOUT01")
+    backs: list[threading.Timer] = []
+    seen = {"resets": 0, "acted": False, "cut_in": []}
+
+    def hook(cmd: str) -> None:
+        if cmd.startswith("input keyevent KEYCODE_HOME; am force-stop"):  # an episode's reset
+            seen["resets"] += 1
+            seen["acted"] = False
+        elif cmd.startswith(("input ", "monkey ", "am start")):
+            seen["acted"] = True
+        elif (cmd.startswith("uiautomator dump") and seen["acted"]
+              and seen["resets"] in (2, 4) and seen["resets"] not in seen["cut_in"]):
+            seen["cut_in"].append(seen["resets"])
+            handle.stop()  # mid-command: its answer never arrives
+            backs.append(threading.Timer(5.0, handle.restart))
+            backs[-1].start()
+
+    handle.device.faults.before_shell = hook
+    name = f"adb:127.0.0.1:{adb.port}/{handle.address}"  # the default 30 s retry window
+    cfg = EvalConfig(agents=[AgentSpec.make("oracle")], suite="antrap-mini", traps="none",
+                     variants=1, devices=[name], screens="none")
+    out = tmp_path / "run"
+    try:
+        evaluate(cfg, out, workers=1, progress=False, artifacts=False)
+    finally:
+        for t in backs:
+            t.join()
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert sorted(r["task"] for r in rows) == sorted(MINI)  # every episode has its record
+    assert [r["error"] for r in rows] == [None] * len(rows)
+    assert all(r["success"] == 1.0 and not r["truncated"] for r in rows), rows
+    assert all(not s["error"] for r in rows for s in r["trajectory"])
+    assert seen["cut_in"] == [2, 4]  # both outages happened, mid-episode
 
 
 # --- device faults end the episode (observation, success check) or fail reset ----------------
@@ -521,7 +692,7 @@ def test_a_short_drop_recovers_within_the_retries(adb, own_phone):
 
 def test_a_phone_lost_while_observing_truncates_the_step(adb, own_phone):
     handle = own_phone("SIMLOST2")
-    dev = adb_device(adb, handle, timeout_s=2.0, retries=1)
+    dev = adb_device(adb, handle, timeout_s=2.0, retry_window_s=1.0)
     env = make_env(device=dev, task="SettingsWifiToggle", obs_mode="text")
     env.reset(seed=2)
     lost = once(handle, lambda c: c.startswith("uiautomator dump"), lambda c: handle.stop())
@@ -541,7 +712,7 @@ def test_a_phone_lost_while_observing_truncates_the_step(adb, own_phone):
 
 def test_a_phone_lost_during_the_success_check_truncates_the_last_step(adb, own_phone):
     handle = own_phone("SIMLOST3")
-    dev = adb_device(adb, handle, timeout_s=2.0, retries=1)
+    dev = adb_device(adb, handle, timeout_s=2.0, retry_window_s=1.0)
     env = make_env(device=dev, task="SettingsWifiToggle", obs_mode="text")
     env.reset(seed=2)
     reads = ("uiautomator dump", "screencap", "dumpsys window")
@@ -555,7 +726,7 @@ def test_a_phone_lost_during_the_success_check_truncates_the_last_step(adb, own_
 
 def test_a_phone_lost_during_reset_raises_a_typed_error(adb, own_phone):
     handle = own_phone("SIMLOST4")
-    dev = adb_device(adb, handle, timeout_s=2.0, retries=1)
+    dev = adb_device(adb, handle, timeout_s=2.0, retry_window_s=1.0)
     env = make_env(device=dev, task="SettingsWifiToggle", obs_mode="text")
     env.reset(seed=2)
     lost = once(handle, lambda c: c.startswith("input keyevent KEYCODE_HOME; am force-stop"),
@@ -735,6 +906,20 @@ def test_device_name_forms():
     assert device_names(["adb:a,adb:b", " sim ", "adb:c,"]) == ["adb:a", "adb:b", "sim", "adb:c"]
     with pytest.raises(ValueError):
         parse_device_name("adb:host:notaport/x")
+    # options after `?`: how long to keep retrying a lost phone, the timeout of each call
+    assert parse_device_name("adb:emulator-5554?retry_window=10") == {
+        "serial": "emulator-5554", "retry_window_s": 10.0}
+    assert parse_device_name("adb:10.0.0.2:5037/127.0.0.1:5555?timeout=5&retry_window=0.5") == {
+        "serial": "127.0.0.1:5555", "host": "10.0.0.2", "port": 5037, "timeout_s": 5.0,
+        "retry_window_s": 0.5}
+    assert parse_device_name("adb:?retry_window=0") == {"serial": None, "retry_window_s": 0.0}
+    for bad in ("adb:x?retries=3", "adb:x?retry_window=soon", "adb:x?retry_window=-1",
+                "adb:x?timeout=0", "adb:x?retry_window", "adb:x?retry_window=inf"):
+        with pytest.raises(ValueError, match="retry_window"):
+            parse_device_name(bad)
+    with pytest.raises(ValueError, match="retries"):  # the names are checked up front
+        device_names(["sim,adb:a?retries=3"])
+    assert AdbDevice("127.0.0.1:5555", connect=False).retry_window_s == 30.0  # the default
 
 
 def test_adb_serial_names_a_device_on_the_adb_server(adb, phone):

@@ -1,11 +1,13 @@
 """`AdbDevice`: the Device protocol over ADB (a real phone, an emulator, or sim-adbd).
 
 Every call has a timeout. A transport that fails before a command reached the
-device is retried and reconnected; a command that may already have run (it
-was sent, then the connection timed out or broke) is re-sent only when running
-it twice is the same as once (reads, `settings put`, `am force-stop`, ...) --
-never taps, typing, launches or inserts. After that the failure surfaces as a
-typed `DeviceLostError` (the env ends the episode as truncated with the reason).
+device is retried with back-off for a retry window (30 s by default: an adb
+server restart, a USB or Wi-Fi blip), re-dialling network devices meanwhile; a
+command that may already have run (it was sent, then the connection timed out
+or broke) is re-sent only when running it twice is the same as once (reads,
+`settings put`, `am force-stop`, ...) -- never taps, typing, launches or
+inserts. After that the failure surfaces as a typed `DeviceLostError` (the env
+ends the episode as truncated with the reason).
 Text goes through `input text` with exact shell escaping when it can, or
 through the ADBKeyboard IME (`ADB_INPUT_B64`) when it is not plain ASCII --
 never with characters silently dropped.
@@ -16,6 +18,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import logging
+import math
 import os
 import re
 import shlex
@@ -27,6 +30,7 @@ import subprocess
 import time
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import parse_qsl
 
 import numpy as np
 
@@ -56,6 +60,16 @@ MAX_COMMAND_CHARS = 32_000
 #: by one (tens of ms per character on an emulator), so long text must not time out
 TYPE_S_PER_CHAR = 0.02
 _V1_EXIT = "X4EXIT:"
+#: how long a call keeps retrying a transport that fails (an adb server restarts in a few s)
+RETRY_WINDOW_S = 30.0
+#: the first pause between attempts; it doubles up to `RETRY_PAUSE_CAP_S`
+RETRY_PAUSE_S = 0.2
+RETRY_PAUSE_CAP_S = 2.0
+#: how the adb server refuses a stream before passing it to the device (the device never saw
+#: it). Any other answer -- "closed" (the device's link died after the OPEN went out), a
+#: dropped connection -- leaves it unknown whether the command started.
+_REFUSED_BEFORE_SENDING = ("device offline", "not found", "no devices", "no emulators",
+                           "more than one", "unauthorized", "authorizing", "still connecting")
 
 #: commands that only read, or set an absolute state: running one twice is the same as
 #: once, so it may be re-sent after a timeout even though the first copy may have run.
@@ -129,17 +143,24 @@ class AdbDevice(Device):
     deterministic = False
 
     def __init__(self, serial: str | None = None, *, host: str = "127.0.0.1", port: int = 5037,
-                 timeout_s: float = 15.0, retries: int = 2, connect: bool | None = None,
-                 emulator: bool | None = None, emu_timeout_s: float = 120.0) -> None:
-        """`emulator`: whether `adb emu` reaches this device's console for snapshot resets
-        (None: a serial `emulator-NNNN` on a local adb server -- `adb emu` talks to the
-        console port on *this* machine, so an emulator behind a remote server is reset
-        like a phone); `emu_timeout_s` bounds each `adb emu` call."""
+                 timeout_s: float = 15.0, retry_window_s: float = RETRY_WINDOW_S,
+                 connect: bool | None = None, emulator: bool | None = None,
+                 emu_timeout_s: float = 120.0) -> None:
+        """`timeout_s`: each attempt's timeout. `retry_window_s`: for how long from its start
+        a call keeps retrying a failing transport (0: one attempt), so a phone that is
+        truly gone costs a call at most about the window plus one timeout. `connect`:
+        whether to `adb connect` the serial, first and whenever it drops (None: when it is
+        HOST:PORT). `emulator`: whether `adb emu` reaches this device's console for
+        snapshot resets (None: a serial `emulator-NNNN` on a local adb server -- `adb emu`
+        talks to the console port on *this* machine, so an emulator behind a remote server
+        is reset like a phone); `emu_timeout_s` bounds each `adb emu` call."""
         adbutils = _adbutils()
+        if not (math.isfinite(retry_window_s) and retry_window_s >= 0):
+            raise ValueError(f"retry_window_s must be a finite number >= 0, not {retry_window_s!r}")
         self.host, self.port = host, port
         self.serial = serial
         self.timeout_s = timeout_s
-        self.retries = retries
+        self.retry_window_s = float(retry_window_s)
         local = host in ("127.0.0.1", "localhost", "::1")
         self.emulator = emulator if emulator is not None else bool(
             local and serial and serial.startswith("emulator-"))
@@ -148,9 +169,11 @@ class AdbDevice(Device):
         self.emu_error: str | None = None
         self.client = adbutils.AdbClient(host=host, port=port, socket_timeout=timeout_s)
         # serials that look like host:port are TCP devices the adb server must `connect` to
-        self._tcp = serial is not None and bool(re.match(r"^[\w.\-]+:\d+$", serial))
-        if connect if connect is not None else self._tcp:
-            self._connect()
+        tcp = serial is not None and bool(re.match(r"^[\w.\-]+:\d+$", serial))
+        self._dial = bool(serial) and (connect if connect is not None else tcp)
+        if self._dial:
+            # best effort: a server or phone that is down now is dialled again by each call
+            self._redial(time.monotonic() + timeout_s)
         self.round_trips = 0
         self._v2: bool | None = None
         self._size: tuple[int, int] | None = None
@@ -158,19 +181,38 @@ class AdbDevice(Device):
         self._packages: dict[str, str] | None = None
 
     # --- transport ---------------------------------------------------------------------------
-    def _connect(self) -> None:
+    def _host(self, service: str, timeout: float) -> tuple[bool, str]:
+        """One host service of the adb server (`host:connect:...`): (OKAY?, its answer)."""
+        c = self.client.make_connection(timeout=max(0.1, timeout))
         try:
-            self.client.connect(self.serial, timeout=self.timeout_s)
-        except Exception as e:
-            raise DeviceLostError(f"cannot connect to {self.serial}: {e}") from None
+            c.send_command(service)
+            status = c.read(4)
+            if status not in (b"OKAY", b"FAIL"):
+                raise EOFError(f"the adb server answered {status!r} to {service}")
+            return status == b"OKAY", c.read_string_block()
+        finally:
+            _close(c)
 
-    def _reconnect(self) -> None:
-        if self._tcp:
-            # an offline TCP device stays "already connected" until disconnected
-            with contextlib.suppress(Exception):
-                self.client.disconnect(self.serial)
-            with contextlib.suppress(Exception):
-                self.client.connect(self.serial, timeout=self.timeout_s)
+    def _redial(self, until: float) -> None:
+        """Have the adb server dial this network device again, where it needs to: a server
+        that restarted has forgotten it, and one that lost it keeps it "offline" (`adb
+        connect` answering "already connected") until it is disconnected. Best effort,
+        done by `until` (a monotonic time); failures are left to the next attempt."""
+        if not self._dial:
+            return
+        try:
+            ok, state = self._host(f"host-serial:{self.serial}:get-state",
+                                   until - time.monotonic())
+            if ok and state.strip() == "device":
+                return
+            if "offline" in state:
+                self._host(f"host:disconnect:{self.serial}", until - time.monotonic())
+            elif not (not ok and "not found" in state):
+                return  # unauthorized, still authorizing, ...: dialling again will not help
+            ok, answer = self._host(f"host:connect:{self.serial}", until - time.monotonic())
+            log.debug("%s: adb connect: %s", self.serial, answer.strip())
+        except (_adbutils().AdbError, OSError, EOFError) as e:
+            log.debug("%s: cannot dial it again now: %s", self.serial, e)
 
     def _transport(self, timeout: float):
         """A connection to the adb server switched to this device. Nothing has reached the
@@ -226,30 +268,38 @@ class AdbDevice(Device):
             _close(c)
 
     def _run(self, cmd: str, timeout: float, resend: bool) -> tuple[bytes, bytes, int]:
-        """Run `cmd`, retrying transport failures: every one that happened before the
-        device got the command, and -- when `resend` -- also those after (timeouts,
-        broken connections), since the command may then have run already."""
+        """Run `cmd`, retrying transport failures until `retry_window_s` after the call began
+        (back-off from `RETRY_PAUSE_S`, doubling, at most `RETRY_PAUSE_CAP_S`; network devices
+        re-dialled before each retry): every failure that happened before the device got the
+        command, and -- when `resend` -- also those after (timeouts, broken connections),
+        since the command may then have run already. No attempt begins once the window is
+        over, so a call ends about one attempt's timeouts past it at the latest."""
         adbutils = _adbutils()
-        last: BaseException | None = None
-        for attempt in range(self.retries + 1):
+        deadline = time.monotonic() + self.retry_window_s
+        attempts = 0
+        while True:
+            attempts += 1
             self.round_trips += 1
             try:
                 return self._shell_once(cmd, timeout)
             except _Unsent as e:
-                last = e
-            except (adbutils.AdbError, OSError, EOFError, ConnectionError) as e:
-                last = e
+                last: BaseException = e
+            except (adbutils.AdbError, OSError, EOFError) as e:
                 if not resend:
                     raise DeviceLostError(
                         f"shell on {self.serial or 'the device'} failed after the command was sent "
                         f"({type(e).__name__}: {e}); not re-sent, since it may have run and "
                         f"running it twice is not the same as once: {_short(cmd)}") from None
-            if attempt < self.retries:
-                time.sleep(min(2.0, 0.2 * 2**attempt))
-                self._reconnect()
+                last = e
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            time.sleep(min(RETRY_PAUSE_CAP_S, RETRY_PAUSE_S * 2 ** min(attempts - 1, 10), left))
+            self._redial(min(deadline, time.monotonic() + self.timeout_s))
         cause = last.__cause__ if isinstance(last, _Unsent) and last.__cause__ else last
-        raise DeviceLostError(f"shell on {self.serial or 'the device'} failed "
-                              f"{self.retries + 1} time(s): {type(cause).__name__}: {cause}")
+        why = str(cause) if isinstance(cause, _Unsent) else f"{type(cause).__name__}: {cause}"
+        raise DeviceLostError(f"shell on {self.serial or 'the device'} failed {attempts} time(s) "
+                              f"in its retry window of {self.retry_window_s:g} s: {why}")
 
     # --- Device protocol ---------------------------------------------------------------------
     def shell(self, cmd: str, timeout: float | None = None, *,
@@ -504,20 +554,20 @@ def _input_problem(r: ShellResult, broadcasts: int) -> str:
 
 def _acknowledged(c) -> None:
     """Wait for the device to take the stream (its OKAY to our OPEN, relayed by the adb
-    server). Refused, or the connection closed first (a transport that was already
-    dead): `_Unsent` -- the device never started the command, so it may be sent again.
-    No answer in time stays ambiguous (a frozen device may still run the queued OPEN)."""
-    adbutils = _adbutils()
-    try:
-        c.check_okay()
-    except adbutils.AdbTimeout:
-        raise
-    except (adbutils.AdbError, EOFError, ConnectionError) as e:
-        raise _Unsent(f"the device did not take the command: {e}") from e
-    except OSError as e:
-        if isinstance(e, TimeoutError):
-            raise
-        raise _Unsent(f"the device did not take the command: {e}") from e
+    server). The server refusing it before passing it on (device offline, not found):
+    `_Unsent`, the device never saw it, so it may be sent again. Anything else stays
+    ambiguous and is raised as it is: "closed" (the link died after the OPEN went out -- a
+    real adbd starts the command before it answers), a connection that dropped (the server
+    died), no answer in time (a frozen device may still run the queued OPEN)."""
+    status = c.read(4)  # AdbTimeout when no answer comes in time
+    if status == b"OKAY":
+        return
+    if status != b"FAIL":
+        raise EOFError(f"the adb server closed the stream before the device answered ({status!r})")
+    reason = c.read_string_block()
+    if any(r in reason for r in _REFUSED_BEFORE_SENDING):
+        raise _Unsent(f"the device did not take the command: {reason}")
+    raise _adbutils().AdbError(f"the stream failed before the device answered: {reason}")
 
 
 def _read_exact(sock: socket.socket, n: int) -> bytearray:
@@ -547,21 +597,50 @@ def _short(cmd: str, n: int = 120) -> str:
     return cmd if len(cmd) <= n else f"{cmd[:n]}... ({len(cmd)} characters)"
 
 
+#: options of an `adb:` device name (`adb:SERIAL?retry_window=10&timeout=5`): AdbDevice keywords
+NAME_OPTIONS = {"retry_window": "retry_window_s", "timeout": "timeout_s"}
+
+
 def device_names(values: Iterable[str]) -> list[str]:
     """Device names from repeated and/or comma-separated options
-    (`--device adb:A,adb:B --device sim`), in order, blanks dropped."""
-    return [name.strip() for v in values for name in v.split(",") if name.strip()]
+    (`--device adb:A,adb:B --device sim`), in order, blanks dropped; `adb:` names are
+    checked here (ValueError), so a typo fails the command instead of every episode."""
+    names = [name.strip() for v in values for name in v.split(",") if name.strip()]
+    for name in names:
+        if name.startswith("adb:"):
+            parse_device_name(name)
+    return names
 
 
 def parse_device_name(spec: str) -> dict[str, Any]:
-    """`adb:SERIAL` or `adb:HOST:PORT/SERIAL` (a remote adb server) -> AdbDevice kwargs."""
+    """`adb:SERIAL` or `adb:HOST:PORT/SERIAL` (a remote adb server), optionally followed by
+    `?retry_window=S&timeout=S` (`retry_window_s`, `timeout_s`) -> AdbDevice kwargs."""
     if not spec.startswith("adb:"):
         raise ValueError(f"not an adb device name: {spec!r}")
-    rest = spec[len("adb:") :]
+    rest, _, query = spec[len("adb:") :].partition("?")
+    options: dict[str, Any] = {}
+    if query:
+        try:
+            pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=True)
+        except ValueError:
+            pairs = [(query, "")]
+        for key, value in pairs:
+            if key not in NAME_OPTIONS:
+                raise ValueError(f"unknown option {key!r} in {spec!r}; known: "
+                                 f"{', '.join(NAME_OPTIONS)} (seconds each)")
+            try:
+                seconds = float(value)
+            except ValueError:
+                seconds = math.nan
+            least = "> 0" if key == "timeout" else ">= 0"
+            if not math.isfinite(seconds) or seconds < 0 or (key == "timeout" and seconds == 0):
+                raise ValueError(f"{key} must be a number of seconds ({least}), not {value!r}, "
+                                 f"in {spec!r} (options: {', '.join(NAME_OPTIONS)})")
+            options[NAME_OPTIONS[key]] = seconds
     if "/" in rest:
         server, _, serial = rest.partition("/")
         host, _, port = server.rpartition(":")
         if not host or not port.isdigit():
             raise ValueError(f"adb server must be HOST:PORT in {spec!r}")
-        return {"serial": serial or None, "host": host, "port": int(port)}
-    return {"serial": rest or None}
+        return {"serial": serial or None, "host": host, "port": int(port), **options}
+    return {"serial": rest or None, **options}
