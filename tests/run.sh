@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# README's test command: set up everything the tests need on a fresh machine, then run
+# them. Safe to re-run: what is already installed is kept.
+#
+#   bash tests/run.sh            # the whole suite (what CI runs)
+#   bash tests/run.sh -k traps   # extra arguments go to pytest
+#
+# What it installs, into the Python it is run with (python3, or $PYTHON):
+#   - Debian's chromium (the trajectory viewer's browser tests) and adb (the real adb
+#     binary drives the simulated phone over the ADB protocol), when missing;
+#   - torch, CPU build ($TORCH_SPEC, default torch==2.13.0), before anything pulls in
+#     torch, so no multi-GB CUDA build is downloaded;
+#   - this package with its dev, train and ray extras (editable).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY="${PYTHON:-python3}"
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+export DEBIAN_FRONTEND=noninteractive
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v adb >/dev/null 2>&1 || missing+=(adb)
+if [ ${#missing[@]} -gt 0 ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "installing ${missing[*]} (Debian packages)" >&2
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "warning: ${missing[*]} not found and no apt-get: install them for the viewer and adb tests" >&2
+  fi
+fi
+
+if ! "$PY" -c "import torch" >/dev/null 2>&1; then
+  "$PY" -m pip install -q "${TORCH_SPEC:-torch==2.13.0}"
+fi
+"$PY" -m pip install -q -e ".[dev,train,ray]"
+
+exec "$PY" -m pytest -q "$@"
