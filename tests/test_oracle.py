@@ -26,8 +26,8 @@ def test_oracle_solves_every_variant(env, task_id):
     for seed in SEEDS:
         res = run_episode(env, agent, seed=seed, options={"task": task_id})
         errors = [s.error for s in res.trajectory if s.error]
-        if res.success < 1.0 or errors:
-            failures.append((seed, res.params, res.steps, errors[:2],
+        if res.success < 1.0 or errors or agent.faults:
+            failures.append((seed, res.params, res.steps, errors[:2], agent.faults[:2],
                              [s.action for s in res.trajectory][-4:]))
     assert not failures, failures
 
