@@ -5,6 +5,7 @@ shows as bars), with missing settings and NaNs handled, and matplotlib optional.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from PIL import Image
 
 from antrap_gym.eval import AgentSpec, EvalConfig, evaluate, load_records, summarize
-from antrap_gym.eval.metrics import to_json
+from antrap_gym.eval.metrics import column_order, to_json
 from antrap_gym.eval.plots import PALETTE, write_plots
 
 NAMES = ("success_by_trap.png", "drop_by_layer.png")
@@ -139,3 +140,90 @@ def test_antrap_gym_imports_without_matplotlib(tmp_path: Path) -> None:
                          cwd=Path(__file__).resolve().parents[1])
     assert res.returncode == 0, res.stderr[-2000:]
     assert res.stdout.split() == ["plots-need-matplotlib", "ok", "False"]
+
+
+# ------------------------------------------------------------------------------------------------
+# error bars: each interval's own bounds
+
+def newcombe_ref(p1: float, ci1: list[float], p2: float, ci2: list[float]) -> tuple[float, float]:
+    """Newcombe's hybrid score interval for p1 - p2 (his method 10), clipped to [-1, 1]."""
+    d = p1 - p2
+    return (max(-1.0, d - math.sqrt((p1 - ci1[0]) ** 2 + (ci2[1] - p2) ** 2)),
+            min(1.0, d + math.sqrt((ci1[1] - p1) ** 2 + (p2 - ci2[0]) ** 2)))
+
+
+def drawn_bars(fig) -> list[tuple[float, float, float]]:
+    """(x, low end, high end) of every error bar drawn in the figure, left to right: the
+    vertical segments of its error-bar containers, as matplotlib holds them."""
+    from matplotlib.container import ErrorbarContainer
+
+    out = []
+    for c in fig.axes[0].containers:
+        if isinstance(c, ErrorbarContainer):
+            for cols in c.lines[2]:
+                for seg in cols.get_segments():
+                    (x0, y0), (x1, y1) = seg
+                    assert x0 == x1  # vertical
+                    out.append((float(x0), min(float(y0), float(y1)), max(float(y0), float(y1))))
+    return sorted(out)
+
+
+def captured_figures(summary: dict[str, Any], out: Path, monkeypatch) -> dict[str, Any]:
+    """The figures write_plots draws, as it saves them."""
+    from matplotlib.figure import Figure
+
+    figs: dict[str, Any] = {}
+    save = Figure.savefig
+
+    def keep(self, path, *args, **kw):
+        figs[Path(path).name] = self
+        return save(self, path, *args, **kw)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    write_plots(summary, out)
+    return figs
+
+
+def test_error_bars_are_the_summary_intervals(records: list[dict[str, Any]], tmp_path: Path,
+                                              monkeypatch) -> None:
+    """Both figures draw each error bar from its interval's own bounds, which are asymmetric
+    (Wilson, Newcombe): read back from the figure, every bar spans exactly the summary's
+    interval -- the trap rates' `ci95`, the overall drop's `drop_ci95`, and each layer's drop
+    interval (Newcombe's, from the clean and layer intervals) -- never ± a half-width."""
+    mixed = [dict(r, agent="mixed", success=float(i % 3 != 0))
+             for i, r in enumerate(r for r in records if r["agent"] == "oracle")]
+    summary = json.loads(to_json(summarize(records + mixed)))  # as summary.json has it
+    agents = list(summary["agents"])
+    assert agents == ["oracle", "random", "mixed"]
+    figs = captured_figures(summary, tmp_path, monkeypatch)
+    # drop_by_layer: per group (layers in order, then all traps), per agent
+    layers = [lay for lay in ("state", "thinking", "action", "round")
+              if any(lay in a["layers"] for a in summary["agents"].values())]
+    want = []
+    for g in [*layers, "overall"]:
+        for name in agents:
+            a = summary["agents"][name]
+            if g == "overall":
+                lo, hi = a["drop_ci95"]
+            else:
+                lo, hi = newcombe_ref(a["clean"]["success_rate"], a["clean"]["ci95"],
+                                      a["layers"][g]["success_rate"], a["layers"][g]["ci95"])
+            want.append((100 * lo, 100 * hi))
+    got = drawn_bars(figs["drop_by_layer.png"])
+    assert len(got) == len(want) == 5 * 3
+    for (_, lo, hi), (wlo, whi) in zip(got, want, strict=True):
+        assert math.isclose(lo, wlo, abs_tol=1e-9) and math.isclose(hi, whi, abs_tol=1e-9), \
+            ((lo, hi), (wlo, whi))
+    oracle_all = summary["agents"]["oracle"]["drop_ci95"]
+    # the bars are asymmetric where the intervals are (the case a ± half-width got wrong)
+    drops = [100 * summary["agents"][n]["drop"] for n in agents]
+    assert any(abs((hi - d) - (d - lo)) > 1.0 for (_, lo, hi), d in zip(got[-3:], drops, strict=True))
+    assert math.isclose(got[-3][1], 100 * oracle_all[0], abs_tol=1e-9)
+    # success_by_trap: per trap type (taxonomy order), per agent
+    want = [tuple(100 * v for v in summary["agents"][name]["traps"][t]["ci95"])
+            for t in column_order(summary["settings"]) for name in agents]
+    got = drawn_bars(figs["success_by_trap.png"])
+    assert len(got) == len(want) == 10 * 3
+    for (_, lo, hi), (wlo, whi) in zip(got, want, strict=True):
+        assert math.isclose(lo, wlo, abs_tol=1e-9) and math.isclose(hi, whi, abs_tol=1e-9), \
+            ((lo, hi), (wlo, whi))

@@ -1,12 +1,16 @@
 """The HTML trajectory viewer, built from a real small evaluation and rendered in
-headless Chromium (so its JavaScript runs): every step shown with its screen,
-trap markers on the right steps, working filters, escaped text, a non-blank page."""
+headless Chromium (so its JavaScript runs), opened straight from disk (file://):
+one page whose episodes load on demand from their data files, every step shown
+with its screen, trap markers on the right steps, working filters, rows in a
+fixed order, escaped text, a non-blank page, and older runs' screens."""
 
 from __future__ import annotations
 
 import copy
 import io
 import math
+import random
+import re
 import shutil
 import subprocess
 from html import escape
@@ -20,8 +24,17 @@ from PIL import Image, ImageStat
 
 from antrap_gym.eval import AgentSpec, EvalConfig, evaluate, load_records
 from antrap_gym.eval.spec import EpisodeSpec
-from antrap_gym.eval.viewer import outcome, page_name, write_viewer
-from antrap_gym.eval.worker import error_record
+from antrap_gym.eval.viewer import (
+    CHUNK,
+    chunk_name,
+    episode_html,
+    episode_key,
+    outcome,
+    read_chunk,
+    write_viewer,
+)
+from antrap_gym.eval.worker import error_record, safe_name
+from antrap_gym.traps.taxonomy import TRAP_TYPES
 
 CHROMIUM = "/usr/bin/chromium"
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium")
@@ -39,10 +52,25 @@ def chromium(tmp: Path, url: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=180)
 
 
+# Virtual time: Chromium runs the page's pending work (the data script, inflating it, the
+# images) before it dumps or shoots, however slow the machine; it does not wait in real time.
+SETTLE = "--virtual-time-budget=60000"
+
+
 def dump_dom(tmp: Path, page: Path, fragment: str = "") -> str:
-    res = chromium(tmp, page.resolve().as_uri() + fragment, "--dump-dom")
+    res = chromium(tmp, page.resolve().as_uri() + fragment, SETTLE, "--dump-dom")
     assert "<html" in res.stdout, f"no DOM from chromium (rc={res.returncode}): {res.stderr[-2000:]}"
     return res.stdout
+
+
+def open_episode(tmp: Path, viewer: Path, key: str, extra: str = "") -> tuple[str, Dom]:
+    """The viewer's page opened from disk on one episode (`#ep=key`), as Chromium shows it."""
+    text = dump_dom(tmp, viewer / "index.html", f"#ep={key}{extra}")
+    dom = Dom(text)
+    body = dom.find("body")[0]
+    assert body.get("data-episode") == key, body
+    assert body.get("data-episode-state") == "ready", body
+    return text, dom
 
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -87,6 +115,14 @@ class Dom(HTMLParser):
         return out
 
 
+def rows_of(dom: Dom) -> list[dict[str, str]]:
+    return [a for a in dom.find("tr") if "data-agent" in a]
+
+
+def data_scripts(dom: Dom) -> list[str]:
+    return [a["src"] for a in dom.find("script") if a.get("src", "").startswith("data/")]
+
+
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory) -> Path:
     """A real evaluation: oracle, replay, random on the mini suite, every trap, all screens."""
@@ -111,26 +147,46 @@ def trapped_episode(records: list[dict[str, Any]]) -> dict[str, Any]:
     return max(cands, key=lambda r: (len({ev["step"] for ev in r["traps"]}), outcome(r) == "failure"))
 
 
+AGENTS = ["oracle", "replay", "random"]  # the run's configured order
+
+
+def expected_order(records: list[dict[str, Any]]) -> list[str]:
+    """Episode ids in the viewer's order, from first principles: agents in the run's order,
+    clean then the trap types in taxonomy order, then task name, variant, run."""
+    agents, settings = AGENTS, ["clean", *TRAP_TYPES]
+    return [r["id"] for r in sorted(records, key=lambda r: (
+        agents.index(r["agent"]), settings.index(r["setting"]), r["task"], r["variant"], r["run"]))]
+
+
 # ------------------------------------------------------------------------------------------------
 # files
 
-def test_viewer_files(run_dir: Path, records: list[dict[str, Any]]) -> None:
+def test_viewer_is_one_page_and_a_few_data_files(run_dir: Path, records: list[dict[str, Any]]) -> None:
+    """No page per episode: index.html and one data file per CHUNK episodes, which between
+    them hold every episode once, in the table's order; every frame they name exists."""
     root = run_dir / "viewer"
-    assert (root / "index.html").is_file(), "evaluate() did not write the viewer"
     assert len(records) == 198
-    for r in records:
-        page = root / page_name(r)
-        assert page.is_file(), page
-        for f in r["screens"]["files"]:  # every referenced screenshot exists, by its relative path
-            assert (root / ".." / f).resolve().is_file()
+    assert sorted(p.name for p in root.iterdir()) == ["data", "index.html"]
+    chunks = sorted((root / "data").iterdir())
+    assert [p.name for p in chunks] == [Path(chunk_name(n)).name for n in range(math.ceil(198 / CHUNK))]
+    held = [e[0] for c in chunks for e in read_chunk(c)]
+    by_key = {episode_key(r): r for r in records}
+    key_of = {r["id"]: episode_key(r) for r in records}
+    assert held == [key_of[i] for i in expected_order(records)]  # each once, in the table's order
     html = (root / "index.html").read_text()
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
     assert html.count("<tr data-agent=") == len(records)
+    for c in chunks:
+        for key, _, view in read_chunk(c):
+            srcs = re.findall(r'<img src="\.\./([^"]+)"', view)
+            assert srcs == by_key[key]["screens"]["files"]
+            for f in srcs:  # every referenced screenshot exists, by its relative path
+                assert (run_dir / f).is_file(), f
 
 
 def test_viewer_escapes_text_and_handles_missing_parts(records: list[dict[str, Any]], tmp_path: Path) -> None:
     """Goals, thoughts, raw output and errors are escaped; episodes without screens or steps
-    (a crashed episode) still get a page."""
+    (a crashed episode) still get a view."""
     r = copy.deepcopy(trapped_episode(records))
     r["id"] = "evil|<b>x</b>"
     r["goal"] = '<script>document.title="pwned"</script>'
@@ -141,42 +197,52 @@ def test_viewer_escapes_text_and_handles_missing_parts(records: list[dict[str, A
     crashed = error_record(EpisodeSpec(AgentSpec.make("oracle"), "Task<x>", 0, "loop", 0),
                            "RuntimeError: <boom>", "Traceback <tb>", 1.0)
     index = write_viewer([r, crashed], tmp_path)
-    page = (tmp_path / "viewer" / page_name(r)).read_text()
-    assert "<script>document" not in page and "<img src=x" not in page and "<b>bad" not in page
-    assert "&lt;script&gt;document.title=&quot;pwned&quot;" in page
-    assert "&lt;b&gt;bad&lt;/b&gt;" in page
-    assert page.count('<article class="step') == len(r["trajectory"])
-    assert '<img src="' not in page and "No screenshots were kept" in page
-    err_page = (tmp_path / "viewer" / page_name(crashed)).read_text()
-    assert "RuntimeError: &lt;boom&gt;" in err_page and "No steps were taken" in err_page
+    view = episode_html(r)
+    assert "<script>document" not in view and "<img src=x" not in view and "<b>bad" not in view
+    assert "&lt;script&gt;document.title=&quot;pwned&quot;" in view
+    assert "&lt;b&gt;bad&lt;/b&gt;" in view
+    assert view.count('<article class="step') == len(r["trajectory"])
+    assert '<img src="' not in view and "No screenshots were kept" in view
+    err_view = episode_html(crashed)
+    assert "RuntimeError: &lt;boom&gt;" in err_view and "No steps were taken" in err_view
     assert index.read_text().count("<tr data-agent=") == 2
     if Path(CHROMIUM).exists():  # nothing from the record runs as script
-        text = dump_dom(tmp_path, tmp_path / "viewer" / page_name(r))
+        text, _ = open_episode(tmp_path, tmp_path / "viewer", episode_key(r))
         title = text.split("<title>")[1].split("</title>")[0]
         assert title.startswith(r["task"]) and "pwned" not in title
         assert '&lt;script&gt;document.title="pwned"&lt;/script&gt;' in text  # shown as text
+        text, _ = open_episode(tmp_path, tmp_path / "viewer", episode_key(crashed))
+        assert "RuntimeError: &lt;boom&gt;" in text and "No steps were taken" in text
 
 
 # ------------------------------------------------------------------------------------------------
 # rendered in Chromium
 
 @needs_chromium
-def test_episode_page_renders_steps_images_and_trap_markers(run_dir: Path, records: list[dict[str, Any]],
-                                                           tmp_path: Path) -> None:
+def test_episode_loads_on_demand_with_steps_images_and_trap_markers(
+        run_dir: Path, records: list[dict[str, Any]], tmp_path: Path) -> None:
+    """The list loads no episode data; opening an episode from disk loads its one data file
+    and shows every step, every screen (loaded by the browser) and the trap markers."""
     r = trapped_episode(records)
-    page = run_dir / "viewer" / page_name(r)
-    text = dump_dom(tmp_path, page)
-    dom = Dom(text)
+    key = episode_key(r)
+    viewer = run_dir / "viewer"
+    listed = Dom(dump_dom(tmp_path, viewer / "index.html"))
+    assert not data_scripts(listed) and not listed.find("article", "step")
+    assert listed.find("section", id="episode")[0].get("hidden") is not None
+    row = next(a for a in rows_of(listed) if a["data-ep"] == key)
+    text, dom = open_episode(tmp_path, viewer, key)
+    assert data_scripts(dom) == [chunk_name(int(row["data-chunk"]))]  # its chunk, and only that
+    assert dom.find("section", id="list")[0].get("hidden") is not None
     steps = [a for a in dom.find("article", "step") if a.get("id", "").startswith("step-")]
     assert len(steps) == len(r["trajectory"]) >= 3
     assert [int(a["data-step"]) for a in steps] == [s["step"] for s in r["trajectory"]]
-    # the screens: one per step and the final one, all loaded by the browser
+    # the screens: one per step and the final one, all loaded by the browser from file://
     imgs = [a for a in dom.find("img") if a.get("src", "").startswith("../screens/")]
     assert [a["src"] for a in imgs] == ["../" + f for f in r["screens"]["files"]]
     assert len(imgs) == len(r["trajectory"]) + 1
     body = dom.find("body")[0]
     assert body.get("data-images-loaded") == str(len(imgs)), body
-    assert body.get("data-images-broken") == "0"
+    assert body.get("data-images-broken") == "0" and body.get("data-images-pending") == "0"
     # an action overlay over each step's screen
     overlays = dom.find("svg", "overlay")
     assert len(overlays) == len(r["trajectory"])
@@ -198,10 +264,39 @@ def test_episode_page_renders_steps_images_and_trap_markers(run_dir: Path, recor
         == [f"#step-{ev['step']}" for ev in r["traps"]]
     assert dom.find("span", f"o-{outcome(r)}")
     assert r["goal"] and f'<div class="goal">{escape(r["goal"], quote=False)}</div>' in text
+    title = text.split("<title>")[1].split("</title>")[0]
+    assert title.startswith(r["task"]) and r["agent"] in title
 
 
 @needs_chromium
-def test_action_overlays_follow_the_action(run_dir: Path, records: list[dict[str, Any]]) -> None:
+def test_a_step_of_an_episode_can_be_linked_to(run_dir: Path, records: list[dict[str, Any]],
+                                               tmp_path: Path) -> None:
+    r = trapped_episode(records)
+    n = r["trajectory"][2]["step"]
+    _, dom = open_episode(tmp_path, run_dir / "viewer", episode_key(r), f"&at=step-{n}")
+    focused = [a for a in dom.find("article") if "focus" in a.get("class", "").split()]
+    assert [a["id"] for a in focused] == [f"step-{n}"]
+
+
+@needs_chromium
+def test_a_missing_data_file_is_reported_not_blank(run_dir: Path, records: list[dict[str, Any]],
+                                                    tmp_path: Path) -> None:
+    out = tmp_path / "copy"
+    shutil.copytree(run_dir / "viewer", out / "viewer")
+    key = episode_key(records[0])
+    row = next(a for a in rows_of(Dom((out / "viewer" / "index.html").read_text())) if a["data-ep"] == key)
+    (out / "viewer" / chunk_name(int(row["data-chunk"]))).unlink()
+    dom = Dom(dump_dom(tmp_path, out / "viewer" / "index.html", f"#ep={key}"))
+    assert dom.find("body")[0].get("data-episode-state") == "error"
+    assert "Could not load this episode" in dom.texts["episode-body"]
+    assert chunk_name(int(row["data-chunk"])) in dom.texts["episode-body"]
+    dom = Dom(dump_dom(tmp_path, out / "viewer" / "index.html", "#ep=no-such-episode"))
+    assert dom.find("body")[0].get("data-episode-state") == "missing"
+    assert "no episode no-such-episode" in dom.texts["episode-body"]
+
+
+@needs_chromium
+def test_action_overlays_follow_the_action(records: list[dict[str, Any]]) -> None:
     """A tap is a circle at its device coordinates, a scroll an arrow, an app launch a caption."""
     def first(kind: str) -> tuple[dict[str, Any], int]:
         for r in records:
@@ -214,7 +309,7 @@ def test_action_overlays_follow_the_action(run_dir: Path, records: list[dict[str
     for kind, drawn in (("click", "point"), ("scroll", "arrow"), ("open_app", "caption"),
                         ("input_text", "text")):
         r, i = first(kind)
-        html = (run_dir / "viewer" / page_name(r)).read_text()
+        html = episode_html(r)
         block = html.split(f'id="step-{r["trajectory"][i]["step"]}"')[1].split("</article>")[0]
         assert f'data-kind="{drawn}"' in block, (kind, block[:500])
         a = r["trajectory"][i]["action"]
@@ -230,8 +325,7 @@ def test_index_filters(run_dir: Path, records: list[dict[str, Any]], tmp_path: P
 
     def shown(fragment: str = "") -> tuple[int, Dom]:
         dom = Dom(dump_dom(tmp_path, index, fragment))
-        rows = dom.find("tr")
-        rows = [a for a in rows if "data-agent" in a]
+        rows = rows_of(dom)
         visible = [a for a in rows if "hidden" not in a]
         assert len(rows) == len(records)
         assert dom.texts["n-shown"].strip() == str(len(visible))
@@ -244,7 +338,7 @@ def test_index_filters(run_dir: Path, records: list[dict[str, Any]], tmp_path: P
     want = [r for r in records if r["agent"] == "replay" and outcome(r) == "failure"]
     assert n == len(want) > 0
     assert dom.texts["n-success"].strip() == "0" and dom.texts["n-failure"].strip() == str(len(want))
-    visible = [a for a in dom.find("tr") if "data-agent" in a and "hidden" not in a]
+    visible = [a for a in rows_of(dom) if "hidden" not in a]
     assert all(a["data-agent"] == "replay" and a["data-outcome"] == "failure" for a in visible)
     # the filter controls took their values from the URL
     assert dom.find("body")[0]["data-filter"] == "agent=replay&outcome=failure"
@@ -262,12 +356,69 @@ def test_index_filters(run_dir: Path, records: list[dict[str, Any]], tmp_path: P
 
 
 @needs_chromium
-def test_episode_page_screenshot_is_not_blank(run_dir: Path, records: list[dict[str, Any]],
-                                              tmp_path: Path) -> None:
+def test_rows_are_in_agent_setting_task_variant_run_order(run_dir: Path, records: list[dict[str, Any]],
+                                                          tmp_path: Path) -> None:
+    """However the records arrive (workers finish in any order), the table lists agent by
+    agent (in the run's configured order), clean first and then the traps in taxonomy order
+    (the overview's columns), then by task, variant and run; previous / next in an episode
+    follow that order (within the filter in the URL)."""
+    shutil.copyfile(run_dir / "config.json", tmp_path / "config.json")
+    shuffled = copy.deepcopy(records)
+    random.Random(7).shuffle(shuffled)
+    extra = copy.deepcopy([r for r in records if r["task"] == "SettingsWifiToggle"
+                           and r["setting"] in ("clean", "loop")])
+    for r in extra:  # more variants and runs, so that both orders are exercised
+        r["variant"], r["run"] = (10, 1) if r["setting"] == "clean" else (2, 3)
+        r["id"] = f"{r['agent']}|{r['task']}|{r['variant']}|{r['setting']}|{r['run']}"
+    shuffled[5:5] = extra
+    write_viewer(shuffled, tmp_path)
+    want = expected_order(records + extra)
+    page = dump_dom(tmp_path, tmp_path / "viewer" / "index.html")
+    dom = Dom(page)
+    ids = {episode_key(r): r["id"] for r in shuffled}
+    assert [ids[a["data-ep"]] for a in rows_of(dom)] == want
+    # the overview's setting columns are in that order too
+    heads = [a.get("title") for a in dom.find("th") if a.get("title")]
+    assert heads == ["clean", *TRAP_TYPES]
+    assert [d.strip() for d in re.findall(r"<tr><td><b>([^<]+)</b>", page)] == AGENTS
+    # previous / next in an episode: its neighbours among the rows the filter shows
+    loop = [i for i in want if i.startswith("replay|") and "|loop|" in i]
+    key = safe_name(loop[1])
+    text = dump_dom(tmp_path, tmp_path / "viewer" / "index.html", f"#agent=replay&setting=loop&ep={key}")
+    nav = Dom(text)
+    assert nav.find("a", id="prev")[0]["href"] == f"#agent=replay&setting=loop&ep={safe_name(loop[0])}"
+    assert nav.find("a", id="next")[0]["href"] == f"#agent=replay&setting=loop&ep={safe_name(loop[2])}"
+    assert nav.find("a", id="back")[0]["href"] == "#agent=replay&setting=loop"
+    assert nav.texts["position"] == f"episode 2 of {len(loop)}"
+
+
+@needs_chromium
+def test_a_recovery_in_a_failed_episode_says_the_task_then_failed(records: list[dict[str, Any]],
+                                                                   tmp_path: Path) -> None:
+    """'recovered' alone on a failed episode reads as if all went well: the view says both."""
+    won = next(r for r in records if outcome(r) == "success" and r["traps"]
+               and all(ev.get("recovered") for ev in r["traps"]))
+    lost = copy.deepcopy(won)
+    lost["success"], lost["id"] = 0.0, won["id"] + "-failed"
+    write_viewer([won, lost], tmp_path)
+    seen = {}
+    for r in (won, lost):
+        _, dom = open_episode(tmp_path, tmp_path / "viewer", episode_key(r))
+        seen[outcome(r)] = " ".join(dom.texts["trap-events"].split())
+    assert seen["success"].count("recovered from the trap") == len(won["traps"])
+    assert "then failed the task" not in seen["success"]
+    assert seen["failure"].count("recovered from the trap") == len(won["traps"])
+    assert seen["failure"].count("then failed the task") == len(won["traps"])
+
+
+@needs_chromium
+def test_episode_screenshot_is_not_blank(run_dir: Path, records: list[dict[str, Any]],
+                                         tmp_path: Path) -> None:
     r = trapped_episode(records)
     png = tmp_path / "page.png"
-    res = chromium(tmp_path, (run_dir / "viewer" / page_name(r)).resolve().as_uri(),
-                   f"--screenshot={png}", "--window-size=1280,2400", "--hide-scrollbars")
+    url = (run_dir / "viewer" / "index.html").resolve().as_uri() + f"#ep={episode_key(r)}"
+    res = chromium(tmp_path, url, SETTLE, f"--screenshot={png}", "--window-size=1280,2400",
+                   "--hide-scrollbars")
     assert png.is_file(), res.stderr[-2000:]
     img = Image.open(io.BytesIO(png.read_bytes())).convert("RGB")
     assert img.size == (1280, 2400)
@@ -282,13 +433,43 @@ def test_episode_page_screenshot_is_not_blank(run_dir: Path, records: list[dict[
 
 
 def test_viewer_rebuilds_from_records(run_dir: Path, records: list[dict[str, Any]], tmp_path: Path) -> None:
-    """write_viewer over the stored records gives the same pages (the `view` command's path)."""
+    """write_viewer over the stored records gives the same files (the `view` command's path)."""
     out = tmp_path / "copy"
-    shutil.copytree(run_dir / "screens", out / "screens")
+    shutil.copytree(run_dir, out, ignore=shutil.ignore_patterns("viewer"))
     index = write_viewer(records, out)
     assert index == out / "viewer" / "index.html"
-    r = trapped_episode(records)
-    assert (out / "viewer" / page_name(r)).read_text() == (run_dir / "viewer" / page_name(r)).read_text()
+    for f in [Path("index.html"), *sorted(p.relative_to(run_dir / "viewer")
+                                          for p in (run_dir / "viewer" / "data").iterdir())]:
+        assert (out / "viewer" / f).read_bytes() == (run_dir / "viewer" / f).read_bytes(), f
+
+
+@needs_chromium
+def test_older_runs_screens_layout_still_renders(run_dir: Path, records: list[dict[str, Any]],
+                                                 tmp_path: Path) -> None:
+    """A run from before content-addressed frames (`screens/<episode>/000.jpg`, one page per
+    episode in viewer/): `antrap view` rebuilds it as one page, drops the old pages, and its
+    JPEG frames load."""
+    old = tmp_path / "old"
+    r = copy.deepcopy(trapped_episode(records))
+    folder = Path("screens") / safe_name(r["id"])
+    (old / folder).mkdir(parents=True)
+    files = []
+    for i, f in enumerate(r["screens"]["files"]):
+        Image.open(run_dir / f).convert("RGB").save(old / folder / f"{i:03d}.jpg", quality=72)
+        files.append(str(folder / f"{i:03d}.jpg"))
+    r["screens"]["files"] = files
+    (old / "viewer").mkdir()
+    stale = old / "viewer" / f"{safe_name(r['id'])}.html"
+    stale.write_text("<html>an old episode page</html>")
+    notes = old / "viewer" / "notes.html"  # not one of ours: kept
+    notes.write_text("mine")
+    write_viewer([r], old)
+    assert not stale.exists() and notes.exists()
+    _, dom = open_episode(tmp_path, old / "viewer", episode_key(r))
+    imgs = [a["src"] for a in dom.find("img") if a.get("src", "").startswith("../screens/")]
+    assert imgs == ["../" + f for f in files]
+    body = dom.find("body")[0]
+    assert body.get("data-images-loaded") == str(len(files)) and body.get("data-images-broken") == "0"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -330,7 +511,7 @@ def test_swipe_arrows_follow_the_finger(swipe_record: tuple[Path, dict[str, Any]
 
     out, r = swipe_record
     assert [s["action"] for s in r["trajectory"]] == list(SWIPES)
-    html = (out / "viewer" / page_name(r)).read_text()
+    html = episode_html(r)
     w, h = r["screen_size"]
     for s in r["trajectory"][:4]:
         svg = _step_svg(html, s["step"])
@@ -362,7 +543,7 @@ def test_swipe_arrows_render_where_they_point(swipe_record: tuple[Path, dict[str
     size: the arrow's colour lies along the finger's path and at its head, and not on the
     path the other way."""
     out, r = swipe_record
-    html = (out / "viewer" / page_name(r)).read_text()
+    html = episode_html(r)
     w, h = r["screen_size"]
     scale = 0.25
     pw, ph = round(w * scale), round(h * scale)

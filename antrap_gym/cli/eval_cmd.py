@@ -54,8 +54,12 @@ def add_eval_parser(sub) -> None:
     e.add_argument("--no-retry-errors", dest="retry_errors", action="store_false",
                    help="with --resume: keep episodes recorded with an infrastructure error as "
                         "they are (finished failures)")
-    e.add_argument("--screens", choices=("none", "failed", "all"), default="failed",
-                   help="which episodes keep screenshots for the viewer")
+    e.add_argument("--screens", choices=("none", "failed", "sample", "all"), default="sample",
+                   help="which episodes keep screenshots for the viewer: sample (default) keeps "
+                        "every failed episode and a seeded sample of the successful ones")
+    e.add_argument("--screens-sample", type=_fraction, default=0.1, metavar="FRACTION",
+                   help="with --screens sample: the share of task instances whose successful "
+                        "episodes keep their screens too (default 0.1)")
     e.add_argument("--obs-mode", choices=("text", "screenshot"), default=None,
                    help="what the env observes (default: what the agents ask for)")
     e.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
@@ -76,6 +80,17 @@ def add_eval_parser(sub) -> None:
     v = sub.add_parser("view", help="(re)build the HTML trajectory viewer of a run")
     v.add_argument("dir", help="a run directory of `antrap eval` or `antrap report`")
     v.set_defaults(fn=run_view)
+
+
+def _fraction(text: str) -> float:
+    """A number in [0, 1] (argparse reports anything else as a usage error, not a traceback)."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"a fraction between 0 and 1, got {text!r}")
+    return v
 
 
 def _value(text: str) -> Any:
@@ -119,6 +134,7 @@ def run_eval(args: argparse.Namespace) -> int:
                              **agent_kwargs(args, n)) for n in names]
     config = EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
                         variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
+                        screens_sample=args.screens_sample,
                         episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
                         trap_retries=args.trap_retries,
                         devices=device_names(args.device or ["sim"]))

@@ -6,6 +6,12 @@
 - `drop_by_layer.png`: each agent's drop (clean − layer success, in points)
   per STAR layer and over all traps (the trap average).
 
+Every error bar is its interval's own bounds (`yerr` of shape (2, N)): these
+intervals (Wilson for a rate, Newcombe for a drop) are asymmetric, and drawing
+them as ± a half-width would misplace both ends. The overall drop's interval is
+the summary's `drop_ci95`; a layer's drop interval is Newcombe's, from the
+summary's clean and layer intervals, computed the same way.
+
 Matplotlib is imported here only (through `Figure`, not pyplot: no global
 backend, no display, safe in threads), so `antrap_gym` imports without it.
 """
@@ -20,7 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from antrap_gym.eval.metrics import Z95, column_order
+from antrap_gym.eval.metrics import column_order, newcombe
 from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS
 
 #: colour-blind-safe palette (Okabe–Ito), cycled over agents
@@ -96,6 +102,13 @@ def _layer_bands(ax, cols: list[str]) -> None:
 
 def success_by_trap(summary: dict[str, Any], path: Path) -> Path:
     """Grouped bars: success per trap type and agent, clean success as a dashed tick."""
+    success_figure(summary).savefig(path)
+    return path
+
+
+def success_figure(summary: dict[str, Any]) -> Figure:
+    """The figure of `success_by_trap` (each agent's error bars: the container labelled
+    `_interval:<agent>`)."""
     agents: dict[str, Any] = summary.get("agents") or {}
     settings = list(summary.get("settings") or [])
     for a in agents.values():
@@ -109,8 +122,7 @@ def success_by_trap(summary: dict[str, Any], path: Path) -> Path:
     if not cols or not names:
         _empty(fig, ax, "no trap settings in this evaluation" if names else "no episodes",
                TITLE_SUCCESS)
-        fig.savefig(path)
-        return path
+        return fig
     _layer_bands(ax, cols)
     for k, name in enumerate(names):
         a = agents[name]
@@ -132,7 +144,7 @@ def success_by_trap(summary: dict[str, Any], path: Path) -> Path:
         # a zero rate keeps a thin stub, so a present-but-failed setting differs from a missing one
         ax.bar(xs, [max(y, 0.8) for y in ys], width * 0.92, color=colour, zorder=2, label=name)
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", ecolor="#333", elinewidth=0.9, capsize=2,
-                    zorder=3)
+                    zorder=3, label=f"_interval:{name}")
         if not math.isnan(clean):
             ax.hlines([100 * clean] * len(xs + missing), [x - width * 0.55 for x in xs + missing],
                       [x + width * 0.55 for x in xs + missing], colors="#111",
@@ -161,28 +173,61 @@ def success_by_trap(summary: dict[str, Any], path: Path) -> Path:
     ax.set_title("bars: success with the trap · dashed: the agent's clean success", fontsize=8,
                  color="#555", loc="left", pad=16)
     fig.tight_layout()
-    fig.savefig(path)
-    return path
+    return fig
 
 
-def _layer_drop(clean: dict[str, Any], block: dict[str, Any] | None) -> tuple[float, float]:
-    """Drop in points (clean − layer) and the half-width of its 95% interval."""
+def _interval(ci: Any) -> tuple[float, float]:
+    """(lo, hi) of a stored interval; NaNs where it is missing or not two numbers."""
+    if not isinstance(ci, (list, tuple)) or len(ci) != 2:
+        return math.nan, math.nan
+    return _num(ci[0]), _num(ci[1])
+
+
+def _layer_drop(clean: dict[str, Any], block: dict[str, Any] | None) -> tuple[float, float, float]:
+    """Drop in points (clean − layer) and its 95% interval (Newcombe's, from the two
+    Wilson intervals, as the summary's overall drop): (drop, lo, hi)."""
     if not block:
-        return math.nan, math.nan
-    pc, nc = _num(clean.get("success_rate")), _num(clean.get("n"))
-    pl, nl = _num(block.get("success_rate")), _num(block.get("n"))
-    if math.isnan(pc) or math.isnan(pl) or not nc or not nl:
-        return math.nan, math.nan
-    half = Z95 * math.sqrt(pc * (1 - pc) / nc + pl * (1 - pl) / nl)
-    return 100 * (pc - pl), 100 * half
+        return math.nan, math.nan, math.nan
+    pc, pl = _num(clean.get("success_rate")), _num(block.get("success_rate"))
+    if math.isnan(pc) or math.isnan(pl) or not _num(clean.get("n")) or not _num(block.get("n")):
+        return math.nan, math.nan, math.nan
+    (cl, ch), (ll, lh) = _interval(clean.get("ci95")), _interval(block.get("ci95"))
+    if any(math.isnan(v) for v in (cl, ch, ll, lh)):
+        return 100 * (pc - pl), math.nan, math.nan
+    lo, hi = newcombe(pc, [cl, ch], pl, [ll, lh])
+    return 100 * (pc - pl), 100 * lo, 100 * hi
+
+
+def drop_intervals(summary: dict[str, Any]) -> dict[str, dict[str, tuple[float, float, float]]]:
+    """Per agent and group (each layer present, then `overall`): (drop, lo, hi) in points,
+    NaN where unknown -- what `drop_by_layer` draws."""
+    agents: dict[str, Any] = summary.get("agents") or {}
+    layers = [lay for lay in LAYERS if any(lay in (a.get("layers") or {}) for a in agents.values())]
+    out: dict[str, dict[str, tuple[float, float, float]]] = {}
+    for name, a in agents.items():
+        groups: dict[str, tuple[float, float, float]] = {}
+        for g in layers:
+            groups[g] = _layer_drop(a.get("clean") or {}, (a.get("layers") or {}).get(g))
+        lo, hi = _interval(a.get("drop_ci95"))
+        groups["overall"] = (100 * _num(a.get("drop")), 100 * lo, 100 * hi)
+        out[name] = groups
+    return out
 
 
 def drop_by_layer(summary: dict[str, Any], path: Path) -> Path:
     """Grouped bars: drop (clean − success) per STAR layer and overall, per agent."""
-    agents: dict[str, Any] = summary.get("agents") or {}
-    names = list(agents)
-    layers = [lay for lay in LAYERS if any(lay in (a.get("layers") or {}) for a in agents.values())]
-    groups = [*layers, "overall"] if layers else []
+    drop_figure(summary).savefig(path)
+    return path
+
+
+def drop_figure(summary: dict[str, Any]) -> Figure:
+    """The figure of `drop_by_layer` (each agent's error bars: the container labelled
+    `_interval:<agent>`)."""
+    drops = drop_intervals(summary)
+    names = list(drops)
+    groups = list(next(iter(drops.values()))) if drops else []
+    if groups == ["overall"]:  # no trap settings at all
+        groups = []
     n = max(1, len(names))
     width = min(0.8 / n, 0.3)
     fig = Figure(figsize=(max(7.0, 2.0 + len(groups) * (0.6 + 0.3 * n)), 4.8), dpi=DPI)
@@ -190,37 +235,36 @@ def drop_by_layer(summary: dict[str, Any], path: Path) -> Path:
     if not groups or not names:
         _empty(fig, ax, "no trap settings in this evaluation" if names else "no episodes",
                TITLE_DROP)
-        fig.savefig(path)
-        return path
+        return fig
     for i, g in enumerate(groups):
         ax.axvspan(i - 0.5, i + 0.5, color=LAYER_TINT.get(g, "#f3f3f3"), zorder=0, lw=0)
     top, bottom = 5.0, -5.0
     for k, name in enumerate(names):
-        a = agents[name]
-        clean = a.get("clean") or {}
+        xs, ys, below, above = [], [], [], []
         for i, g in enumerate(groups):
             x = i + (k - (n - 1) / 2) * width
-            if g == "overall":
-                d = _num(a.get("drop"))
-                ci = a.get("drop_ci95") or [math.nan, math.nan]
-                half = (_num(ci[1]) - _num(ci[0])) / 2 if len(ci) == 2 else math.nan
-                drop, half = 100 * d, 100 * half
-            else:
-                drop, half = _layer_drop(clean, (a.get("layers") or {}).get(g))
+            drop, lo, hi = drops[name][g]
             if math.isnan(drop):
                 ax.text(x, 0.5, "n/a", ha="center", va="bottom", fontsize=6, color="#777",
                         rotation=90)
                 continue
             ax.bar(x, drop, width * 0.92, color=_colour(k), zorder=2,
                    hatch="//" if g == "overall" else None, edgecolor="white", lw=0.3)
-            if not math.isnan(half):
-                ax.errorbar(x, drop, yerr=half, fmt="none", ecolor="#333", elinewidth=0.9,
-                            capsize=2, zorder=3)
-                top, bottom = max(top, drop + half), min(bottom, drop - half)
+            known = not (math.isnan(lo) or math.isnan(hi))
+            if known:
+                xs.append(x)
+                ys.append(drop)
+                below.append(max(0.0, drop - lo))
+                above.append(max(0.0, hi - drop))
+                top, bottom = max(top, hi), min(bottom, lo)
             top, bottom = max(top, drop), min(bottom, drop)
-            tip = drop + (half if not math.isnan(half) else 0.0) * (1 if drop >= 0 else -1)
-            ax.text(x, tip + (1.0 if drop >= 0 else -1.0), f"{drop:.0f}", ha="center",
+            tip = (max(drop, hi) if drop >= 0 else min(drop, lo)) if known else drop
+            label = f"{drop:.0f}"
+            ax.text(x, tip + (1.0 if drop >= 0 else -1.0), "0" if label == "-0" else label, ha="center",
                     va="bottom" if drop >= 0 else "top", fontsize=7, color="#222", zorder=4)
+        if xs:
+            ax.errorbar(xs, ys, yerr=[below, above], fmt="none", ecolor="#333", elinewidth=0.9,
+                        capsize=2, zorder=3, label=f"_interval:{name}")
     ax.axhline(0, color="#222", lw=0.9, zorder=2)
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels(["All traps\n(trap average)" if g == "overall" else f"{g.capitalize()}"
@@ -240,5 +284,4 @@ def drop_by_layer(summary: dict[str, Any], path: Path) -> Path:
     ax.set_title("higher = hurt more by the layer's traps · error bars: 95% interval", fontsize=8,
                  color="#555", loc="left")
     fig.tight_layout()
-    fig.savefig(path)
-    return path
+    return fig

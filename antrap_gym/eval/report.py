@@ -203,25 +203,36 @@ def _check_target(target: Path, sources: list[Path]) -> None:
                               f"({REPORT_FILE}); choose a new directory")
 
 
-def _copy_screens(r: dict[str, Any], src: Path, target: Path) -> tuple[dict[str, Any], int]:
+def _copy_screens(r: dict[str, Any], src: Path, target: Path,
+                  copied: set[str] | None = None) -> tuple[dict[str, Any], int]:
     """The record with its thumbnails copied from run `src` into `target` (same relative
-    paths, so the merged viewer finds them); returns it and the number of missing files."""
+    paths, so the merged viewer finds them); returns it and the number of missing files.
+
+    Both layouts copy as they are: content-addressed frames (`screens/<hash>.webp`,
+    shared by many episodes and runs: copied once, `copied` holds those already done)
+    and older runs' per-episode folders (`screens/<episode>/000.jpg`)."""
     screens = r.get("screens")
     if not isinstance(screens, dict) or not screens.get("files"):
         return r, 0
+    copied = set() if copied is None else copied
     files, missing = [], 0
     for f in screens["files"]:
         rel = Path(str(f))
         origin = rel if rel.is_absolute() else src / rel
         if rel.is_absolute() or ".." in rel.parts:  # keep the merged run self-contained
             rel = Path("screens") / safe_name(str(r["id"])) / rel.name
+        key = rel.as_posix()
+        if key in copied:  # a repeated frame: one file serves every reference
+            files.append(key)
+            continue
         if not origin.is_file():
             missing += 1
             continue
         dest = target / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(origin, dest)
-        files.append(rel.as_posix())
+        copied.add(key)
+        files.append(key)
     return {**r, "screens": {**screens, "files": files}}, missing
 
 
@@ -253,6 +264,7 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
     seen: set[str] = set()
     duplicates = missing = 0
     per_source = []
+    copied: set[str] = set()  # screen files already in `target`
     for d in sources:
         n = 0
         for r in load_records(d):
@@ -260,7 +272,7 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
                 duplicates += 1
                 continue
             seen.add(r["id"])
-            r, lost = _copy_screens(r, d, target)
+            r, lost = _copy_screens(r, d, target, copied)
             missing += lost
             records.append(r)
             n += 1

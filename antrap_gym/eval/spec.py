@@ -22,6 +22,9 @@ def stable_seed(*parts: Any) -> int:
     return zlib.crc32("|".join(str(p) for p in parts).encode()) & 0x7FFFFFFF
 
 
+SCREENS = ("none", "failed", "sample", "all")
+
+
 @dataclass(frozen=True)
 class AgentSpec:
     """How to build an agent: a registered name or `module:Class`, its options,
@@ -82,7 +85,13 @@ class EvalConfig:
     runs: int = 1
     variants: int | None = None  # None: the suite's own
     obs_mode: str | None = None  # None: what each agent asks for
-    screens: str = "failed"  # none | failed | all
+    #: which episodes keep their screens for the viewer: none | failed | sample (the failed
+    #: ones and a seeded sample of the rest) | all
+    screens: str = "sample"
+    #: with screens="sample": the share of task instances (task, variant, run) whose successful
+    #: episodes keep their screens too (the same instances in every agent and setting, so a
+    #: sampled success can be compared clean vs trapped)
+    screens_sample: float = 0.1
     screen_width: int = 360
     trap_retries: int = 2  # re-run a trapped episode where no trap fired, with a new trap seed
     episode_timeout_s: float = 300.0
@@ -99,8 +108,22 @@ class EvalConfig:
                 self.settings = [Setting("clean", ())]
             else:
                 self.settings = parse_protocol(self.traps)
-        if self.screens not in ("none", "failed", "all"):
-            raise ValueError("screens must be none, failed or all")
+        if self.screens not in SCREENS:
+            raise ValueError(f"screens must be one of {', '.join(SCREENS)}")
+        if not (isinstance(self.screens_sample, int | float) and 0.0 <= self.screens_sample <= 1.0):
+            raise ValueError("screens_sample must be a fraction between 0 and 1")
+
+    def keeps_screens(self, spec: EpisodeSpec, failed: bool) -> bool:
+        """Whether an episode's screens are saved: the failures and, for `sample`, every
+        episode of a seeded share of task instances (stable across machines, workers, runs)."""
+        if self.screens == "all":
+            return True
+        if self.screens == "none":
+            return False
+        if failed:
+            return True
+        draw = stable_seed("screens", spec.task, spec.variant, spec.run) / 0x80000000
+        return self.screens == "sample" and draw < self.screens_sample
 
     def device_for(self, worker: int) -> str:
         return self.devices[worker % len(self.devices)]

@@ -1,24 +1,36 @@
 """A static HTML trajectory viewer for an evaluation's episodes.
 
-`write_viewer(records, out)` writes `out/viewer/index.html` (every episode in a
-filterable table) and one page per episode (goal, verdict, trap events, and
-each step: the screen the agent saw with its action drawn over it, the action,
-the agent's reasoning, the env's error, and a marker where a trap acted).
+`write_viewer(records, out)` writes one page, `out/viewer/index.html`: every
+episode in a filterable, sortable table (in a fixed order: agent, setting --
+clean, then the traps in taxonomy order --, task, variant, run), and, when an
+episode is opened, its view (goal, verdict, trap events, and each step: the
+screen the agent saw with its action drawn over it, the action, the agent's
+reasoning, the env's error, and a marker where a trap acted).
 
-Pages are self-contained (inline CSS and JS, no network) and reference the
-episode's thumbnails by relative path (`../screens/...`), so the run directory
-can be copied or served as is. All record text is HTML-escaped: goals,
-thoughts and raw model output are untrusted.
+The episode views are rendered here and stored compressed, a few dozen
+episodes to a file, in `viewer/data/NNN.js`; opening an episode loads its file
+with a script tag (which works from file://, where fetch() of a local file
+does not) and inflates it in the browser (`DecompressionStream`). So a run of
+thousands of episodes is one page, a few dozen data files and the frames, and
+only what is looked at is read. Frames are referenced by relative path
+(`../screens/...`, whatever layout the run's records name), so the run
+directory can be copied or served as is. All record text is HTML-escaped:
+goals, thoughts and raw model output are untrusted.
 
-Filters on the index live in the URL hash (`index.html#agent=x&setting=loop&
-outcome=failure&q=text`), so a filtered view can be linked to.
+The view lives in the URL hash: filters (`index.html#agent=x&setting=loop&
+outcome=failure&q=text`) and the episode open (`&ep=<key>`, `&at=step-3`),
+so a filtered list or a step of an episode can be linked to.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import math
+import re
+import shutil
+import zlib
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -27,8 +39,11 @@ from antrap_gym.eval.worker import safe_name
 from antrap_gym.traps.taxonomy import LAYER_OF, TRAP_TYPES
 
 OUTCOMES = ("success", "failure", "error")
-FRAME_WIDTH = 300  # CSS pixels of a screenshot on an episode page
+FRAME_WIDTH = 300  # CSS pixels of a screenshot on an episode view
 PLOTS = ("success_by_trap.png", "drop_by_layer.png")
+DATA_DIR = "data"  # under viewer/: the episodes' views, CHUNK to a file
+CHUNK = 50  # episodes per data file: small files, few of them, neighbours together
+_OLD_PAGE = re.compile(r"-[0-9a-f]{8}\.html$")  # a per-episode page of the older layout
 
 
 def esc(x: Any) -> str:
@@ -43,9 +58,14 @@ def outcome(r: dict[str, Any]) -> str:
     return "success" if _num(r.get("success")) >= 1.0 else "failure"
 
 
-def page_name(r: dict[str, Any]) -> str:
-    """The file name of an episode's page (unique, file-system safe)."""
-    return f"{safe_name(str(r.get('id', '')))}.html"
+def episode_key(r: dict[str, Any]) -> str:
+    """An episode's key in the viewer's URLs and data (unique, URL-safe)."""
+    return safe_name(str(r.get("id", "")))
+
+
+def chunk_name(n: int) -> str:
+    """The file (under viewer/) holding data chunk `n`."""
+    return f"{DATA_DIR}/{n:03d}.js"
 
 
 def _num(x: Any, default: float = 0.0) -> float:
@@ -68,28 +88,76 @@ def _settings(records: list[dict[str, Any]]) -> list[str]:
     return (["clean"] if "clean" in seen else []) + known + rest
 
 
-def _agents(records: list[dict[str, Any]]) -> list[str]:
-    out: list[str] = []
+def _agents(records: list[dict[str, Any]], first: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The agents of `records`: those named in `first` (the run's configured order) in that
+    order, then any others as they first appear."""
+    seen = {str(r.get("agent")) for r in records}
+    out = [a for a in dict.fromkeys(first) if a in seen]
     for r in records:
         if str(r.get("agent")) not in out:
             out.append(str(r.get("agent")))
     return out
 
 
+def run_agents(out: str | Path) -> list[str]:
+    """The agent labels of the run in `out`, in the order it was configured (config.json),
+    so that the viewer's order does not depend on which worker finished first."""
+    try:
+        config = json.loads((Path(out) / "config.json").read_text(encoding="utf-8"))
+        return [str(a["label"]) for a in config["agents"] if isinstance(a, dict) and a.get("label")]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def sort_records(records: list[dict[str, Any]], agents: list[str] | tuple[str, ...] = ()
+                 ) -> list[dict[str, Any]]:
+    """The episodes in the viewer's order: agent (`agents` first, as in the overview table),
+    setting (clean, then the traps in taxonomy order), task, variant, run; the id breaks any
+    tie."""
+    agent_rank = {a: i for i, a in enumerate(_agents(records, agents))}
+    settings = {s: i for i, s in enumerate(_settings(records))}
+    return sorted(records, key=lambda r: (
+        agent_rank[str(r.get("agent"))], settings[str(r.get("setting"))], str(r.get("task")),
+        _num(r.get("variant")), _num(r.get("run")), str(r.get("id"))))
+
+
 def write_viewer(records: list[dict[str, Any]], out: str | Path) -> Path:
-    """Write the viewer under `out/viewer/`; returns the index page's path."""
+    """Write the viewer under `out/viewer/` (replacing an earlier one, of either layout);
+    returns the index page's path."""
     out = Path(out)
     root = out / "viewer"
     root.mkdir(parents=True, exist_ok=True)
-    names = [page_name(r) for r in records]
-    for i, r in enumerate(records):
-        prev = names[i - 1] if i > 0 else None
-        nxt = names[i + 1] if i + 1 < len(records) else None
-        (root / names[i]).write_text(episode_page(r, prev, nxt), encoding="utf-8")
+    shutil.rmtree(root / DATA_DIR, ignore_errors=True)
+    for old in root.glob("*.html"):  # the one-page-per-episode layout of older runs
+        if _OLD_PAGE.search(old.name):
+            old.unlink()
+    (root / DATA_DIR).mkdir()
+    agents = run_agents(out)
+    order = sort_records(records, agents)
+    keys = [episode_key(r) for r in order]
+    for n, start in enumerate(range(0, len(order), CHUNK)):
+        part = [[keys[i], episode_title(order[i]), episode_html(order[i])]
+                for i in range(start, min(start + CHUNK, len(order)))]
+        (root / chunk_name(n)).write_text(chunk_script(n, part), encoding="utf-8")
     plots = [p for p in PLOTS if (out / p).exists()]
     index = root / "index.html"
-    index.write_text(index_page(records, names, plots), encoding="utf-8")
+    index.write_text(index_page(order, keys, plots, agents), encoding="utf-8")
     return index
+
+
+def chunk_script(n: int, episodes: list[list[str]]) -> str:
+    """A data file: `antrapChunk(n, "<base64 of zlib of JSON [[key, title, html], ...]>")`.
+    A script, not JSON, so that a page opened from file:// can load it; compressed,
+    because the views' HTML repeats itself (~15x smaller)."""
+    payload = json.dumps(episodes, ensure_ascii=False, separators=(",", ":")).encode()
+    return f'antrapChunk({n}, "{base64.b64encode(zlib.compress(payload, 6)).decode("ascii")}");\n'
+
+
+def read_chunk(path: str | Path) -> list[list[str]]:
+    """The episodes of a data file, as `chunk_script` wrote them (for tools and tests)."""
+    text = Path(path).read_text(encoding="utf-8")
+    b64 = text[text.index('"') + 1: text.rindex('"')]
+    return json.loads(zlib.decompress(base64.b64decode(b64)))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -100,6 +168,7 @@ CSS = """
   --ok:#1a7f45; --ok-bg:#e3f5ea; --bad:#b3261e; --bad-bg:#fbe6e4; --err:#8a4b00; --err-bg:#fff1d6;
   --trap:#d9480f; --trap-bg:#fff4e6; --accent:#1565c0; }
 * { box-sizing: border-box; }
+[hidden] { display:none !important; }
 body { margin:0; font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; color:var(--fg);
   background:var(--bg); }
 main { max-width:1280px; margin:0 auto; padding:18px 24px 48px; }
@@ -172,7 +241,9 @@ article.step.noshot { grid-template-columns:1fr; }
 article.step.trap-at { border:2px solid var(--trap);
   background:linear-gradient(90deg,var(--trap-bg),#fff 60%); }
 article.step.trap-active { border-left:6px solid #ffa94d; }
-article.step:target { box-shadow:0 0 0 3px #90caf9; }
+article.step.focus, li.trap-event.focus { box-shadow:0 0 0 3px #90caf9; }
+.loading { padding:40px 0; color:var(--muted); }
+nav.top #position { color:var(--muted); }
 .frame { position:relative; width:""" + str(FRAME_WIDTH) + """px; border-radius:14px; overflow:hidden;
   background:#222; box-shadow:0 1px 4px rgba(0,0,0,.25); }
 .frame img { display:block; width:100%; height:auto; }
@@ -232,20 +303,29 @@ def _setting_chip(setting: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------------
-# index page
+# the page: the table of episodes, and the view of the episode opened
 
 INDEX_JS = r"""
 (function () {
   var keys = ['agent', 'setting', 'outcome', 'q'];
   var ctl = {};
   keys.forEach(function (k) { ctl[k] = document.getElementById('f-' + k); });
+  var body = document.body;
   var tbody = document.querySelector('#episodes tbody');
   var rows = Array.prototype.slice.call(tbody.rows);
+  var listView = document.getElementById('list'), epView = document.getElementById('episode');
+  var epBody = document.getElementById('episode-body');
+  var back = document.getElementById('back'), prev = document.getElementById('prev');
+  var next = document.getElementById('next'), position = document.getElementById('position');
+  var baseTitle = document.title;
+  var chunkOf = {};
+  rows.forEach(function (r) { chunkOf[r.dataset.ep] = +r.dataset.chunk; });
+
+  // ---- the list: filters (kept in the URL hash), counts, sorting
   function has(select, v) {
     return Array.prototype.some.call(select.options, function (o) { return o.value === v; });
   }
-  function readHash() {
-    var p = new URLSearchParams(location.hash.replace(/^#/, ''));
+  function readHash(p) {
     keys.forEach(function (k) {
       var v = p.get(k) || '';
       if (k !== 'q' && !has(ctl[k], v)) v = '';
@@ -256,6 +336,12 @@ INDEX_JS = r"""
     var p = new URLSearchParams();
     keys.forEach(function (k) { if (ctl[k].value) p.set(k, ctl[k].value); });
     return p.toString();
+  }
+  function link(ep, at) {  // the hash of an episode (and a step of it) under the current filters
+    var p = new URLSearchParams(current());
+    p.set('ep', ep);
+    if (at) p.set('at', at);
+    return '#' + p.toString();
   }
   function writeHash() {
     var h = current();
@@ -275,8 +361,8 @@ INDEX_JS = r"""
       if (ok) { n.shown += 1; n[d.outcome] += 1; }
     });
     Object.keys(n).forEach(function (k) { document.getElementById('n-' + k).textContent = n[k]; });
-    document.body.setAttribute('data-shown', n.shown);
-    document.body.setAttribute('data-filter', current());
+    body.setAttribute('data-shown', n.shown);
+    body.setAttribute('data-filter', current());
   }
   keys.forEach(function (k) {
     ctl[k].addEventListener(k === 'q' ? 'input' : 'change', function () { writeHash(); apply(); });
@@ -286,8 +372,6 @@ INDEX_JS = r"""
     keys.forEach(function (k) { ctl[k].value = ''; });
     writeHash(); apply();
   });
-  window.addEventListener('hashchange', function () { readHash(); apply(); });
-  // sorting by a column header (numbers numerically, the rest as text)
   var ths = document.querySelectorAll('#episodes thead th');
   Array.prototype.forEach.call(ths, function (th, col) {
     th.addEventListener('click', function () {
@@ -295,21 +379,183 @@ INDEX_JS = r"""
       Array.prototype.forEach.call(ths, function (t) { t.removeAttribute('aria-sort'); });
       th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
       var num = th.dataset.type === 'num';
-      rows.sort(function (x, y) {
+      rows.forEach(function (r, i) { r.dataset.order = i; });
+      rows.sort(function (x, y) {  // stable: ties keep the order they had
         var u = x.cells[col].dataset.v, v = y.cells[col].dataset.v;
         var c = num ? (parseFloat(u) - parseFloat(v)) : u.localeCompare(v);
-        return asc ? c : -c;
+        return (asc ? c : -c) || (x.dataset.order - y.dataset.order);
       });
       rows.forEach(function (r) { tbody.appendChild(r); });
     });
   });
-  readHash();
-  apply();
+  tbody.addEventListener('click', function (e) {  // open an episode, keeping the filters
+    var a = e.target.closest && e.target.closest('a.open');
+    if (!a || e.button || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    location.hash = link(a.closest('tr').dataset.ep);
+  });
+
+  // ---- episode data: one script per chunk of episodes, loaded when first needed
+  var loaded = {}, done = {}, waiting = {};
+  function finish(n, err) {
+    var cbs = waiting[n] || [];
+    waiting[n] = null;
+    if (!err) done[n] = true;
+    cbs.forEach(function (cb) { cb(err); });
+  }
+  function inflate(b64) {
+    var bin = atob(b64), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+    return new Response(stream).text();
+  }
+  window.antrapChunk = function (n, b64) {
+    if (!window.DecompressionStream) {
+      finish(n, 'this browser cannot inflate the viewer\u2019s data (it needs DecompressionStream)');
+      return;
+    }
+    inflate(b64).then(function (text) {
+      JSON.parse(text).forEach(function (e) { loaded[e[0]] = {title: e[1], html: e[2]}; });
+      finish(n, null);
+    }, function (err) { finish(n, 'data chunk ' + n + ' is damaged: ' + err); });
+  };
+  function need(n, cb) {
+    if (done[n]) { cb(null); return; }
+    if (waiting[n]) { waiting[n].push(cb); return; }
+    waiting[n] = [cb];
+    var s = document.createElement('script');
+    s.src = 'data/' + String(n).padStart(3, '0') + '.js';
+    s.onerror = function () { s.remove(); finish(n, 'could not read viewer/' + s.getAttribute('src')); };
+    document.head.appendChild(s);
+  }
+
+  // ---- the episode view
+  var shown = null, rendered = null, listScroll = 0;
+  function state(s) { body.setAttribute('data-episode-state', s); }
+  function message(cls, text) {
+    epBody.innerHTML = '';
+    var p = document.createElement('p');
+    p.className = cls;
+    p.textContent = text;
+    epBody.appendChild(p);
+    rendered = null;
+  }
+  function watchImages() {
+    var imgs = epBody.querySelectorAll('.frame img');
+    function mark() {
+      var ok = 0, bad = 0, pending = 0;
+      Array.prototype.forEach.call(imgs, function (img) {
+        if (!img.complete) { pending += 1; return; }
+        var good = img.naturalWidth > 0;
+        img.parentNode.classList.toggle('broken', !good);
+        if (good) ok += 1; else bad += 1;
+      });
+      body.setAttribute('data-images-loaded', ok);
+      body.setAttribute('data-images-broken', bad);
+      body.setAttribute('data-images-pending', pending);
+    }
+    Array.prototype.forEach.call(imgs, function (img) {
+      img.addEventListener('load', mark);
+      img.addEventListener('error', mark);
+    });
+    mark();
+  }
+  function focus(el) {
+    Array.prototype.forEach.call(epBody.querySelectorAll('.focus'), function (x) {
+      x.classList.remove('focus');
+    });
+    el.classList.add('focus');
+    el.scrollIntoView();
+  }
+  function neighbours(key) {
+    var list = rows.filter(function (r) { return !r.hidden; });
+    var at = list.findIndex(function (r) { return r.dataset.ep === key; });
+    if (at < 0) { list = rows; at = rows.findIndex(function (r) { return r.dataset.ep === key; }); }
+    [[prev, list[at - 1]], [next, list[at + 1]]].forEach(function (x) {
+      x[0].hidden = !x[1];
+      if (x[1]) x[0].setAttribute('href', link(x[1].dataset.ep));
+    });
+    position.textContent = at >= 0 ? 'episode ' + (at + 1) + ' of ' + list.length : '';
+    var h = current();
+    back.setAttribute('href', '#' + h);
+  }
+  function openEpisode(key, at) {
+    if (epView.hidden) listScroll = window.scrollY;
+    listView.hidden = true;
+    epView.hidden = false;
+    shown = key;
+    body.setAttribute('data-episode', key);
+    neighbours(key);
+    var n = chunkOf[key];
+    if (n === undefined) {
+      message('error-box', 'There is no episode ' + key + ' in this run.');
+      document.title = baseTitle;
+      state('missing');
+      return;
+    }
+    if (rendered !== key) { message('loading', 'loading the episode\u2026'); state('loading'); }
+    need(n, function (err) {
+      if (shown !== key) return;
+      if (err) { message('error-box', 'Could not load this episode: ' + err); state('error'); return; }
+      var e = loaded[key];
+      if (rendered !== key) {
+        epBody.innerHTML = e.html;
+        rendered = key;
+        watchImages();
+      }
+      document.title = e.title;
+      var target = at && document.getElementById(at);
+      if (target && epBody.contains(target)) focus(target); else window.scrollTo(0, 0);
+      state('ready');
+    });
+  }
+  function showList() {
+    shown = null;
+    body.removeAttribute('data-episode');
+    body.removeAttribute('data-episode-state');
+    if (!epView.hidden) {
+      epView.hidden = true;
+      listView.hidden = false;
+      window.scrollTo(0, listScroll);
+    }
+    document.title = baseTitle;
+  }
+  epBody.addEventListener('click', function (e) {  // links within the episode: scroll, keep the view
+    var a = e.target.closest && e.target.closest('a[href^="#"]');
+    if (!a) return;
+    var id = a.getAttribute('href').slice(1), el = document.getElementById(id);
+    if (!el || !epBody.contains(el)) return;
+    e.preventDefault();
+    focus(el);
+    history.replaceState(null, '', link(shown, id));
+  });
+  document.addEventListener('keydown', function (e) {  // j / k: next / previous step
+    if (epView.hidden || (e.target.closest && e.target.closest('input, textarea, select'))) return;
+    if (e.key !== 'j' && e.key !== 'k') return;
+    var steps = Array.prototype.slice.call(epBody.querySelectorAll('article.step'));
+    var y = window.scrollY + 20, i;
+    if (e.key === 'j') {
+      for (i = 0; i < steps.length; i++) if (steps[i].offsetTop > y) { steps[i].scrollIntoView(); break; }
+    } else {
+      for (i = steps.length - 1; i >= 0; i--) {
+        if (steps[i].offsetTop < y - 30) { steps[i].scrollIntoView(); break; }
+      }
+    }
+  });
+
+  function route() {
+    var p = new URLSearchParams(location.hash.replace(/^#/, ''));
+    readHash(p);
+    apply();
+    if (p.get('ep')) openEpisode(p.get('ep'), p.get('at') || ''); else showList();
+  }
+  window.addEventListener('hashchange', route);
+  route();
 })();
 """
 
 
-def _row(r: dict[str, Any], name: str) -> str:
+def _row(r: dict[str, Any], key: str, chunk: int) -> str:
     o = outcome(r)
     setting = str(r.get("setting"))
     events = r.get("traps") or []
@@ -320,7 +566,7 @@ def _row(r: dict[str, Any], name: str) -> str:
     variant = r.get("variant")
     cells = [
         f'<td data-v="{esc(r.get("agent"))}">{esc(r.get("agent"))}</td>',
-        f'<td data-v="{esc(r.get("task"))}|{esc(variant)}"><a href="{esc(quote(name))}">'
+        f'<td data-v="{esc(r.get("task"))}|{esc(variant)}"><a class="open" href="#ep={esc(key)}">'
         f'{esc(r.get("task"))}</a> <span class="muted">#{esc(variant)}</span></td>',
         f'<td data-v="{esc(setting)}">{_setting_chip(setting)}</td>',
         f'<td class="num" data-v="{int(_num(r.get("run")))}">{esc(r.get("run"))}</td>',
@@ -331,7 +577,8 @@ def _row(r: dict[str, Any], name: str) -> str:
         f'<td class="err" data-v="{esc(err)}" title="{esc(err)}">{esc(err)}</td>',
     ]
     return (f'<tr data-agent="{esc(r.get("agent"))}" data-setting="{esc(setting)}" data-outcome="{o}" '
-            f'data-events="{len(events)}" data-search="{esc(search)}">' + "".join(cells) + "</tr>")
+            f'data-events="{len(events)}" data-ep="{esc(key)}" data-chunk="{chunk}" '
+            f'data-search="{esc(search)}">' + "".join(cells) + "</tr>")
 
 
 def _overview(records: list[dict[str, Any]], agents: list[str], settings: list[str]) -> str:
@@ -360,9 +607,13 @@ def _overview(records: list[dict[str, Any]], agents: list[str], settings: list[s
             f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
-def index_page(records: list[dict[str, Any]], names: list[str], plots: list[str] = ()) -> str:
-    """The table of every episode, with filters and counts."""
-    agents = _agents(records)
+def index_page(records: list[dict[str, Any]], keys: list[str] | None = None,
+               plots: list[str] | tuple[str, ...] = (), agents: list[str] | tuple[str, ...] = ()
+               ) -> str:
+    """The page: the table of every episode (in the order given: `write_viewer` sorts
+    them), with filters and counts, and the place an opened episode is shown."""
+    keys = keys if keys is not None else [episode_key(r) for r in records]
+    agents = _agents(records, agents)
     settings = _settings(records)
     totals = {o: sum(1 for r in records if outcome(r) == o) for o in OUTCOMES}
     opt = lambda v, label: f'<option value="{esc(v)}">{esc(label)}</option>'  # noqa: E731
@@ -378,8 +629,9 @@ def index_page(records: list[dict[str, Any]], names: list[str], plots: list[str]
              ("Outcome", "text"), ("Steps / budget", "num"), ("Trap events", "num"),
              ("Wall s", "num"), ("Error", "text")]
     thead = "".join(f'<th data-type="{t}">{esc(h)}</th>' for h, t in heads)
-    rows = "\n".join(_row(r, n) for r, n in zip(records, names))
+    rows = "\n".join(_row(r, k, i // CHUNK) for i, (r, k) in enumerate(zip(records, keys)))
     body = f"""
+<section id="list">
 <h1>AnTrap trajectories</h1>
 <p class="muted">{len(records)} episodes · {len(agents)} agent{"s" if len(agents) != 1 else ""} ·
 {len(settings)} setting{"s" if len(settings) != 1 else ""} ·
@@ -403,8 +655,15 @@ def index_page(records: list[dict[str, Any]], names: list[str], plots: list[str]
 <tbody>
 {rows}
 </tbody></table>
+</section>
+<section id="episode" hidden>
+<nav class="top"><a id="back" href="#">← all episodes</a><span id="position"></span>
+<span class="spacer"></span><a id="prev" rel="prev" href="#">‹ previous</a>
+<a id="next" rel="next" href="#">next ›</a><span class="keys">j / k: next / previous step</span></nav>
+<div id="episode-body"></div>
+</section>
 """
-    return _page("AnTrap trajectories", body, INDEX_CSS, INDEX_JS)
+    return _page("AnTrap trajectories", body, INDEX_CSS + EPISODE_CSS, INDEX_JS)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -604,43 +863,6 @@ def draw_action(svg: _Svg, a: dict[str, Any], colour: str = ACTION_COLOUR, *, ta
 # ------------------------------------------------------------------------------------------------
 # episode page
 
-EPISODE_JS = r"""
-(function () {
-  var imgs = document.querySelectorAll('.frame img');
-  function mark() {
-    var ok = 0, bad = 0;
-    Array.prototype.forEach.call(imgs, function (img) {
-      var good = img.complete && img.naturalWidth > 0;
-      img.parentNode.classList.toggle('broken', !good);
-      if (good) ok += 1; else bad += 1;
-    });
-    document.body.setAttribute('data-images-loaded', ok);
-    document.body.setAttribute('data-images-broken', bad);
-  }
-  window.addEventListener('load', mark);
-  Array.prototype.forEach.call(imgs, function (img) { img.addEventListener('error', mark); });
-  // j / k: next / previous step
-  document.addEventListener('keydown', function (e) {
-    if (e.target.closest && e.target.closest('input, textarea, select')) return;
-    if (e.key !== 'j' && e.key !== 'k') return;
-    var steps = Array.prototype.slice.call(document.querySelectorAll('article.step'));
-    var y = window.scrollY + 20, i;
-    if (e.key === 'j') {
-      for (i = 0; i < steps.length; i++) if (steps[i].offsetTop > y) { steps[i].scrollIntoView(); break; }
-    } else {
-      for (i = steps.length - 1; i >= 0; i--) {
-        if (steps[i].offsetTop < y - 30) { steps[i].scrollIntoView(); break; }
-      }
-    }
-  });
-  var back = document.getElementById('back');
-  if (back && document.referrer && /\/index\.html(#.*)?$/.test(document.referrer)) {
-    back.addEventListener('click', function (e) { e.preventDefault(); history.back(); });
-  }
-})();
-"""
-
-
 def _json(x: Any) -> str:
     return json.dumps(x, indent=1, ensure_ascii=False, default=str, allow_nan=True)
 
@@ -659,7 +881,9 @@ def _events_by_step(events: list[dict[str, Any]]) -> tuple[dict[int, list[int]],
     return at, active
 
 
-def _event_item(i: int, ev: dict[str, Any], n_steps: int) -> str:
+def _event_item(i: int, ev: dict[str, Any], n_steps: int, result: str = "success") -> str:
+    """One trap event; `result` (the episode's outcome) completes a recovery: recovering
+    from the trap and then failing the task are both said."""
     kind = str(ev.get("type", "?"))
     layer = ev.get("layer") or LAYER_OF.get(kind, "")
     step = ev.get("step")
@@ -667,8 +891,12 @@ def _event_item(i: int, ev: dict[str, Any], n_steps: int) -> str:
              if isinstance(step, int) and 1 <= step <= n_steps else f"step {esc(step)}")
     dur = int(_num(ev.get("duration"), 1))
     if ev.get("recovered"):
-        rec = (f'<span class="ok">recovered</span> after {esc(ev.get("recovery_steps"))} step(s), '
-               f'{esc(ev.get("extra_steps"))} extra')
+        rec = (f'<span class="ok">recovered from the trap</span> after {esc(ev.get("recovery_steps"))} '
+               f'step(s), {esc(ev.get("extra_steps"))} extra')
+        if result == "failure":
+            rec += ', <span class="no">then failed the task</span>'
+        elif result == "error":
+            rec += ', <span class="no">then the episode ended in an error</span>'
     else:
         rec = '<span class="no">not recovered</span>'
     bits = [f'<span class="what">⚠ {esc(_title(kind))}</span> <span class="chip">{esc(layer)} layer</span>',
@@ -814,8 +1042,13 @@ def _step(i: int, s: Any, events: list[dict[str, Any]], at: dict[int, list[int]]
             f'{shot}<div class="info">{"".join(body)}</div></article>')
 
 
-def episode_page(r: dict[str, Any], prev: str | None = None, nxt: str | None = None) -> str:
-    """One episode: header, trap events, and every step with its screen and action."""
+def episode_title(r: dict[str, Any]) -> str:
+    """The page title while an episode is open."""
+    return f"{r.get('task')} · {r.get('agent')} · {r.get('setting')} · {outcome(r)}"
+
+
+def episode_html(r: dict[str, Any]) -> str:
+    """One episode's view: header, trap events, and every step with its screen and action."""
     traj = r.get("trajectory") or []
     events = [e for e in (r.get("traps") or []) if isinstance(e, dict)]
     screens = r.get("screens") or {}
@@ -829,11 +1062,6 @@ def episode_page(r: dict[str, Any], prev: str | None = None, nxt: str | None = N
     at, active = _events_by_step(events)
     setting = str(r.get("setting"))
     o = outcome(r)
-
-    nav = ['<a id="back" href="index.html">← all episodes</a>', '<span class="spacer"></span>']
-    nav.append(f'<a href="{esc(quote(prev))}" rel="prev">‹ previous</a>' if prev else "")
-    nav.append(f'<a href="{esc(quote(nxt))}" rel="next">next ›</a>' if nxt else "")
-    nav.append('<span class="keys">j / k: next / previous step</span>')
 
     meta = [("Agent", esc(r.get("agent"))),
             ("Task", f"{esc(r.get('task'))} <span class='muted'>variant {esc(r.get('variant'))} · run "
@@ -862,7 +1090,7 @@ def episode_page(r: dict[str, Any], prev: str | None = None, nxt: str | None = N
         error = f'<div class="error-box"><b>Error:</b> {esc(r.get("error"))}{tb}</div>'
 
     if events:
-        items = "".join(_event_item(i, ev, len(traj)) for i, ev in enumerate(events))
+        items = "".join(_event_item(i, ev, len(traj), o) for i, ev in enumerate(events))
         trap_html = (f'<h2>Trap events ({len(events)})</h2><ol class="trap-events" id="trap-events">'
                      f"{items}</ol>")
     elif setting != "clean" and traj:
@@ -889,23 +1117,22 @@ def episode_page(r: dict[str, Any], prev: str | None = None, nxt: str | None = N
                  + (f"<p>answer: <b>{esc(r.get('answer'))}</b></p>" if r.get("answer") is not None else "")
                  + "</div></article>")
     no_screens = ("" if files or not traj else
-                  '<p class="muted">No screenshots were kept for this episode (see the run\'s '
-                  "<code>screens</code> setting).</p>")
+                  '<p class="muted">No screenshots were kept for this episode (the run\'s '
+                  "<code>screens</code> setting keeps them, by default, for failed episodes and a "
+                  "sample of the others).</p>")
     if traj:
         steps_section = (f'<h2>Steps ({len(traj)})</h2>{_timeline(traj, at, active)}{no_screens}'
                          f'<div class="steps">{"".join(steps_html)}{final}</div>')
     else:
         steps_section = '<h2>Steps (0)</h2><p class="muted">No steps were taken.</p>'
 
-
-    body = f"""
-<nav class="top">{"".join(nav)}</nav>
+    return f"""
+<article class="episode" data-id="{esc(r.get("id"))}" data-outcome="{o}">
 <h1>{esc(r.get("task"))} {_badge(r)}</h1>
 <div class="goal">{esc(r.get("goal")) or '<span class="muted">(no goal)</span>'}</div>
 <div class="card"><dl class="meta">{dl}</dl></div>
 {error}
 {trap_html}
 {steps_section}
+</article>
 """
-    title = f"{r.get('task')} · {r.get('agent')} · {setting} · {o}"
-    return _page(title, body, EPISODE_CSS, EPISODE_JS)
