@@ -284,6 +284,22 @@ def test_a_half_filled_form_of_someone_else_is_discarded():
         env.close()
 
 
+def test_a_delete_dialog_it_did_not_open_is_cancelled(env):
+    """Someone else's "Delete this contact?" (the dialog does not say whose): the
+    oracle used to jump to its own last step and delete the wrong contact."""
+    oracle, obs, info = start(env, "ContactsDeleteContact", 5)
+    task = env.unwrapped.task
+    other = next(p[0] for p in sorted(task.params["contacts"]) if p[0] != task.params["name"])
+    obs, *_ = env.step({"action_type": "open_app", "app_name": "Contacts"})
+    row = next(e for e in parse_element_lines(obs["ui_elements"]) if e.text == other)
+    obs, *_ = env.step({"action_type": "long_press", "x": row.center[0], "y": row.center[1]})
+    obs, _, _, _, info = tap(env, obs, text="Delete")
+    assert "Delete this contact?" in obs["ui_elements"]
+    actions = finish(env, oracle, obs, info)
+    assert actions[0] == {"action_type": "navigate_back"}
+    assert task.named(env.unwrapped.device, other)
+
+
 def test_an_action_that_keeps_doing_nothing_is_given_up(env):
     """A note made in the wrong folder (the prefix opened New file at the root): Save
     changes nothing and the goal never holds; the oracle backs out and redoes it."""
@@ -410,8 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     for template in ALL:
         mine = [o for o in outs if o.template == template]
         ok = sum(o.solved for o in mine)
-        fresh = ok + sum(fresh_solves(o.template, o.seed, o.prefix) for o in mine if not o.solved
-                         and o.why != "ended")
+        fresh = ok + sum(fresh_solves(o.template, o.seed, o.prefix) for o in mine if not o.solved)
         why = Counter(o.why for o in mine if not o.solved)
         tot.update(solved=ok, fresh=fresh, n=len(mine), **{f"why:{k}": v for k, v in why.items()})
         print(f"| {template} | {ok}/{len(mine)} | {fresh}/{len(mine)} | "

@@ -23,6 +23,7 @@ from typing import Any
 from antrap_gym.agents.base import Agent
 from antrap_gym.device.elements import BoundingBox, UIElement, parse_element_lines
 from antrap_gym.env.actions import Action
+from antrap_gym.traps.words import is_destructive
 from tasks.steps import (
     Answer,
     LongPress,
@@ -71,8 +72,8 @@ class OracleAgent(Agent):
         self._gave_up: tuple[str, dict[str, Any]] | None = None
         #: the screen the last action backed out of, and how often backing out of a
         #: screen led to a dialog asking to discard changes
-        self._leaving: str | None = None
-        self._came_from: str | None = None
+        self._leaving: tuple[str, bool] | None = None  # (screen, it held the plan's typing)
+        self._came_from: tuple[str, bool] | None = None
         self._discard_asked: dict[tuple[str, str], int] = {}
         #: faults inside `act` (bugs): each was answered with a fallback action
         self.faults: list[str] = []
@@ -183,20 +184,21 @@ class OracleAgent(Agent):
             return False
 
     def _back_out(self, screen: str, els: list[UIElement]) -> dict[str, Any]:
-        """Leave a screen the plan has no step for. Back, except where leaving asks to
-        discard changes (a form the plan did not fill): Back there cancels and the
-        same form comes back, so the second time leaving it leads here, discard."""
+        """Leave a screen the plan has no step for. Back, except where leaving a form
+        that holds none of the plan's typing asks to discard changes: Back there
+        cancels and the same form comes back, so the second time, discard."""
         came_from = self._came_from
-        if came_from is not None and "|" in screen:
+        if came_from is not None and not came_from[1] and "|" in screen:
             button = next((e for e in els if e.is_clickable and self._touchable(e)
                            and (e.label or "").strip().casefold() in DISCARD_LABELS), None)
             if button is not None:
-                key = (came_from, screen)
+                key = (came_from[0], screen)
                 self._discard_asked[key] = self._discard_asked.get(key, 0) + 1
                 if self._discard_asked[key] >= 2:
                     x, y = button.center
                     return {"action_type": "click", "x": x, "y": y}
-        self._leaving = screen
+        typed = [s for s in self.plan if isinstance(s, TypeText) and s.text.strip()]
+        self._leaving = (screen, any(self._satisfied(s, els, self.env.device) for s in typed))
         return dict(BACK)
 
     def _touchable(self, el: UIElement) -> bool:
@@ -277,7 +279,11 @@ class OracleAgent(Agent):
         # not on the step's screen: an action did more than expected, or less
         for j in range(k + 1, n):
             s = self.plan[j]
-            if s.screen is not None and self._on(s, activity, screen, els) and self._target(s, els):
+            el = self._target(s, els) if s.screen is not None else None
+            if el is not None and self._on(s, activity, screen, els) and not (
+                    s.requires is None and is_destructive(el.label)):
+                # (a destructive step is not jumped to unless the screen says whose it
+                # is: a "Delete this contact?" the oracle did not open may be anyone's)
                 self.ptr = j
                 return self._next(els, pkg, activity, screen, text)
         earlier_here = None
