@@ -8,7 +8,13 @@ as under DART noise); then the oracle takes over with what is left of the
 budget. Hypothesis draws the prefixes (derandomized); `measure()` draws them
 from seeded generators for the solve-rate table:
 
-    python -m tests.test_oracle_off_script --prefixes 20
+    python -m tests.test_oracle_off_script --prefixes 50 [--max-prefix 10]
+
+Measured so (50 prefixes per template, 1,750 runs): with 1-5 off-script actions the
+oracle solves 1,748 (99.9%) within the budget left; with 1-10, 1,521 (86.9%), and
+1,748 given a fresh budget (the task's + 10, as the GRPO prover has). Every miss
+with budget left was a state the prefix spoiled (another contact starred, another
+note edited). The oracle before these tests: 96.7% and 76.2%, raising in 5 and 11.
 """
 
 from __future__ import annotations
@@ -368,8 +374,8 @@ def test_oracle_never_raises_off_script_under_all_traps(trapped_env, template, s
 @pytest.mark.slow
 def test_oracle_mostly_solves_from_off_script_states():
     """Seeded prefixes of 1-5 random actions, 8 per template: the oracle finishes
-    from nearly all within what is left of the budget (measured: docstring of
-    `main`; failures are budgets a prefix spent, or states a prefix spoiled)."""
+    from nearly all within what is left of the budget (the module docstring has the
+    larger measurement)."""
     outs = measure(prefixes=8)
     assert not [o for o in outs if o.faults or o.errors]
     rate = sum(o.solved for o in outs) / len(outs)
