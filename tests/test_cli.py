@@ -268,3 +268,22 @@ def test_eval_resume_retries_infrastructure_errors_unless_told_not_to(tmp_path):
     bad = run("eval", "--inline", "--backend", "ray", "--suite", "antrap-mini",
               "--out", str(tmp_path / "x"))
     assert bad.returncode == 2 and "--inline" in bad.stdout
+
+
+def test_eval_refuses_an_unknown_device_name_before_any_episode(tmp_path):
+    """A mistyped --device (or device option) is a usage error, not 3,465 failed episodes."""
+    for bad in ("bogus", "adb:emulator-5554?retry_windo=3", "sim,adb:x?timeout=-1"):
+        res = run("eval", "--device", bad, "--suite", "antrap-mini", "--out", str(tmp_path / "run"))
+        assert res.returncode == 2, (bad, res.stdout[-500:], res.stderr[-500:])
+        assert "--device" in _plain(res.stdout) and not (tmp_path / "run").exists(), bad
+
+
+def test_eval_warns_when_the_agent_itself_raised(tmp_path):
+    """Episodes whose agent raised count as failures; the table says how many, as it does
+    for infrastructure errors."""
+    res = run("eval", "--agent", "tests.faulty_agents:RaisingAgent", "--suite", "antrap-mini",
+              "--traps", "none", "--workers", "1", "--screens", "none", "--out", str(tmp_path / "run"))
+    assert res.returncode == 0, res.stderr[-2000:]
+    text = " ".join(_plain(res.stdout).split())
+    assert "1 of 6 RaisingAgent episodes ended in an error of the agent's own" in text, text[-1500:]
+    assert "infrastructure error" not in text

@@ -132,12 +132,19 @@ def run_eval(args: argparse.Namespace) -> int:
     names = args.agent or DEFAULT_AGENTS
     agents = [AgentSpec.make(n, label=args.label if len(names) == 1 else None,
                              **agent_kwargs(args, n)) for n in names]
+    try:
+        from rich.text import Text
+
+        devices = device_names(args.device or ["sim"])
+    except ValueError as e:  # a mistyped device name or option: a usage error, before any episode
+        console.print(Text.assemble(("--device: ", "red"), str(e)))
+        return 2
     config = EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
                         variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
                         screens_sample=args.screens_sample,
                         episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
                         trap_retries=args.trap_retries,
-                        devices=device_names(args.device or ["sim"]))
+                        devices=devices)
     out = Path(args.out or f"runs/eval-{time.strftime('%Y%m%d-%H%M%S')}")
     n = len(config.episodes())
     console.print(f"[bold]antrap eval[/]: {', '.join(a.label for a in agents)} on "

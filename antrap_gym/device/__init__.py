@@ -22,7 +22,8 @@ def make_device(spec: str = "sim", **kwargs) -> Device:
 
         kwargs.pop("width", None)
         kwargs.pop("height", None)
-        return AdbDevice(**parse_device_name(spec), **kwargs)
+        # options in the name (adb:SERIAL?retry_window=10) and keywords: the keyword wins
+        return AdbDevice(**{**parse_device_name(spec), **kwargs})
     raise ValueError(f"unknown device {spec!r}: use sim, adb:SERIAL or adb:HOST:PORT/SERIAL")
 
 

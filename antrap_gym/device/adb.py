@@ -609,6 +609,8 @@ def device_names(values: Iterable[str]) -> list[str]:
     for name in names:
         if name.startswith("adb:"):
             parse_device_name(name)
+        elif name != "sim":
+            raise ValueError(f"unknown device {name!r}: use sim, adb:SERIAL or adb:HOST:PORT/SERIAL")
     return names
 
 

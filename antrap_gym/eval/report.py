@@ -109,6 +109,11 @@ def infrastructure_warnings(summary: dict[str, Any]) -> list[str]:
             out.append(f"{n} of {a['episodes']} {agent} episodes ended in an "
                        "infrastructure error (not judged; counted as failures above) — "
                        "`antrap eval --resume` with the same arguments retries them.")
+        own = a.get("errors", 0) - n
+        if own > 0:
+            out.append(f"{own} of {a['episodes']} {agent} episodes ended in an error of the "
+                       "agent's own (it raised; counted as failures above) — the viewer and "
+                       "episodes.jsonl (`error`, `traceback`) say where.")
     return out
 
 
