@@ -6,7 +6,6 @@ runs of both the current and the older screens layout."""
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import math
@@ -25,8 +24,8 @@ from PIL import Image
 from antrap_gym.eval import AgentSpec, EvalConfig, evaluate, load_records
 from antrap_gym.eval.report import report
 from antrap_gym.eval.viewer import episode_key
-from antrap_gym.eval.worker import EpisodeRunner, safe_name
-from tests.test_viewer import CHROMIUM, open_episode
+from antrap_gym.eval.worker import EpisodeRunner
+from tests.test_viewer import CHROMIUM, in_old_layout, open_episode
 
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium")
 
@@ -206,18 +205,8 @@ def old_layout_run(src: Path, dst: Path, records: list[dict[str, Any]], agent: s
     records of `src` relabelled as `agent`."""
     out = []
     for r in records:
-        r = copy.deepcopy(r)
-        r["agent"] = agent
-        r["id"] = r["id"].replace(r["id"].split("|")[0], agent, 1)
-        if r.get("screens"):
-            folder = Path("screens") / safe_name(r["id"])
-            (dst / folder).mkdir(parents=True)
-            files = []
-            for i, f in enumerate(r["screens"]["files"]):
-                Image.open(src / f).convert("RGB").save(dst / folder / f"{i:03d}.jpg", quality=72)
-                files.append(str(folder / f"{i:03d}.jpg"))
-            r["screens"]["files"] = files
-        out.append(r)
+        r = {**r, "agent": agent, "id": r["id"].replace(r["id"].split("|")[0], agent, 1)}
+        out.append(in_old_layout(r, src, dst))
     (dst / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in out))
     return out
 

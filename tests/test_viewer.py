@@ -443,6 +443,21 @@ def test_viewer_rebuilds_from_records(run_dir: Path, records: list[dict[str, Any
         assert (out / "viewer" / f).read_bytes() == (run_dir / "viewer" / f).read_bytes(), f
 
 
+def in_old_layout(record: dict[str, Any], src: Path, dst: Path) -> dict[str, Any]:
+    """A copy of `record` with its frames (read from run `src`) written into run `dst` as
+    older versions wrote them: JPEGs in `screens/<episode>/NNN.jpg`."""
+    r = copy.deepcopy(record)
+    if r.get("screens"):
+        folder = Path("screens") / safe_name(r["id"])
+        (dst / folder).mkdir(parents=True)
+        files = []
+        for i, f in enumerate(r["screens"]["files"]):
+            Image.open(src / f).convert("RGB").save(dst / folder / f"{i:03d}.jpg", quality=72)
+            files.append(str(folder / f"{i:03d}.jpg"))
+        r["screens"]["files"] = files
+    return r
+
+
 @needs_chromium
 def test_older_runs_screens_layout_still_renders(run_dir: Path, records: list[dict[str, Any]],
                                                  tmp_path: Path) -> None:
@@ -450,14 +465,8 @@ def test_older_runs_screens_layout_still_renders(run_dir: Path, records: list[di
     episode in viewer/): `antrap view` rebuilds it as one page, drops the old pages, and its
     JPEG frames load."""
     old = tmp_path / "old"
-    r = copy.deepcopy(trapped_episode(records))
-    folder = Path("screens") / safe_name(r["id"])
-    (old / folder).mkdir(parents=True)
-    files = []
-    for i, f in enumerate(r["screens"]["files"]):
-        Image.open(run_dir / f).convert("RGB").save(old / folder / f"{i:03d}.jpg", quality=72)
-        files.append(str(folder / f"{i:03d}.jpg"))
-    r["screens"]["files"] = files
+    r = in_old_layout(trapped_episode(records), run_dir, old)
+    files = r["screens"]["files"]
     (old / "viewer").mkdir()
     stale = old / "viewer" / f"{safe_name(r['id'])}.html"
     stale.write_text("<html>an old episode page</html>")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +123,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from antrap_gym.cli.output import make_console
     from antrap_gym.device.adb import device_names
     from antrap_gym.eval import AgentSpec, EvalConfig, ResultsExist, evaluate
+    from antrap_gym.eval.store import fresh_run_dir
 
     console = make_console()
     if args.inline and args.backend == "ray":
@@ -145,7 +145,7 @@ def run_eval(args: argparse.Namespace) -> int:
                         episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
                         trap_retries=args.trap_retries,
                         devices=devices)
-    out = Path(args.out or f"runs/eval-{time.strftime('%Y%m%d-%H%M%S')}")
+    out = Path(args.out) if args.out else fresh_run_dir("eval")
     n = len(config.episodes())
     console.print(f"[bold]antrap eval[/]: {', '.join(a.label for a in agents)} on "
                   f"{config.suite}, settings: {', '.join(s.name for s in config.settings)} — "

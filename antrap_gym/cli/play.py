@@ -10,7 +10,6 @@ import argparse
 import difflib
 import shlex
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -133,13 +132,10 @@ def parse_command(line: str) -> dict[str, Any] | str:
 
 def default_out(root: str | Path = "runs") -> Path:
     """A fresh `runs/play-<time>` folder name (never an existing one): play's screenshots
-    go with the other runs, which .gitignore keeps out of the working tree's status."""
-    base = Path(root) / f"play-{time.strftime('%Y%m%d-%H%M%S')}"
-    path, n = base, 1
-    while path.exists():
-        n += 1
-        path = base.with_name(f"{base.name}-{n}")
-    return path
+    go with the other runs."""
+    from antrap_gym.eval.store import fresh_run_dir
+
+    return fresh_run_dir("play", root)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ import json
 import math
 import os
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from antrap_gym.eval.metrics import column_order, summarize, to_json
-from antrap_gym.eval.store import load_records
+from antrap_gym.eval.store import fresh_run_dir, load_records
 from antrap_gym.eval.worker import safe_name
 from antrap_gym.traps.taxonomy import LAYERS
 
@@ -186,12 +185,7 @@ REPORT_FILE = "report.json"  # marks a directory written by `report` (safe to ov
 
 def default_report_dir(root: str | Path = "runs") -> Path:
     """A fresh `runs/report-<time>` directory name (never an existing one)."""
-    base = Path(root) / f"report-{time.strftime('%Y%m%d-%H%M%S')}"
-    path, n = base, 1
-    while path.exists():
-        n += 1
-        path = base.with_name(f"{base.name}-{n}")
-    return path
+    return fresh_run_dir("report", root)
 
 
 def _check_target(target: Path, sources: list[Path]) -> None:

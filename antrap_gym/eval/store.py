@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -113,3 +114,15 @@ def _jsonable(o: Any) -> Any:
     if isinstance(o, tuple | set):
         return list(o)
     return str(o)
+
+
+def fresh_run_dir(kind: str, root: str | Path = "runs") -> Path:
+    """A new `runs/<kind>-<time>` directory name, never an existing one (`-2`, `-3`, ...
+    when two runs start in the same second): where eval, report and play write when no
+    `--out` is given (.gitignore keeps `runs/` out of the working tree's status)."""
+    base = Path(root) / f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}"
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path
