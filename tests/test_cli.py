@@ -53,6 +53,11 @@ def test_bench_json_has_the_required_figures():
     for key in ("steps_per_s_text", "ms_per_step_screenshot", "reset_ms", "snapshot_restore_ms",
                 "rss_mb_per_env"):
         assert isinstance(res[key], float) and res[key] > 0
+    # every figure with a target comes with its spread over the repeats
+    for key in res["targets"]:
+        sp = res[f"{key}_spread"]
+        assert sp["min"] <= res[key] <= sp["max"], (key, res[key], sp)
+    assert res["trap_overhead_worst_type"] in {k.removeprefix("trap_overhead_pct_") for k in res}
 
 
 # ------------------------------------------------------------------------------------------------

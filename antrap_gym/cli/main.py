@@ -79,13 +79,18 @@ def _bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(res, indent=1))
         return 0
-    table = Table(title="simulated phone performance (median of repeats)")
+    table = Table(title="simulated phone performance (median of repeats, spread min – max)")
     figures = {k: v for k, v in res.items() if isinstance(v, (int, float))}
     add_id_column(table, "figure", figures)
-    table.add_column("value", justify="right", no_wrap=True)
+    table.add_column("median", justify="right", no_wrap=True)
+    table.add_column("spread", justify="right", no_wrap=True)
     table.add_column("target")
     for key, value in figures.items():
-        table.add_row(key, f"{value:,.3f}", res["targets"].get(key, ""))
+        sp = res.get(f"{key}_spread")
+        spread = "" if not isinstance(sp, dict) else (
+            f"{sp['min']:,.3f} – {sp['max']:,.3f}"
+            + (f" (quartiles {sp['p25']:,.3f} – {sp['p75']:,.3f})" if "p25" in sp else ""))
+        table.add_row(key, f"{value:,.3f}", spread, res["targets"].get(key, ""))
     make_console().print(table)
     return 0
 
