@@ -53,8 +53,9 @@ def oracle_rate(workers: int, traps: str, suite: str) -> tuple[float, int, float
     return n / dt, n, dt
 
 
-def main_job() -> tuple[float, int]:
-    """(seconds, episodes) of `antrap eval` with no arguments, in a fresh process."""
+def main_job() -> tuple[float, int, int, int]:
+    """(seconds, episodes, bytes, files) of `antrap eval` with no arguments, in a fresh
+    process; bytes and files: everything it wrote (results, plots, screens, viewer)."""
     with tempfile.TemporaryDirectory() as d:
         t = time.perf_counter()
         res = subprocess.run([sys.executable, "-m", "antrap_gym.cli.main", "eval"], cwd=d,
@@ -67,7 +68,9 @@ def main_job() -> tuple[float, int]:
         n = sum(1 for _ in (runs[0] / "episodes.jsonl").open()) if runs else 0
         if not runs or not (runs[0] / "viewer" / "index.html").is_file():
             raise RuntimeError("antrap eval wrote no viewer")
-    return dt, n
+        written = [f for f in runs[0].rglob("*") if f.is_file()]
+        size = sum(f.stat().st_size for f in written)
+    return dt, n, size, len(written)
 
 
 def spread(values: list[float]) -> dict[str, Any]:
@@ -96,13 +99,15 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
         out[f"oracle_episodes_per_s_{workers}_workers"] = {**spread(rates), "episodes": n}
     if args.main_repeats > 0:
-        times, n = [], 0
+        times, n, size, files = [], 0, 0, 0
         for _ in range(args.main_repeats):
-            dt, n = main_job()
+            dt, n, size, files = main_job()
             times.append(dt)
             if not args.json:
-                print(f"main job (antrap eval): {dt:.1f} s ({n} episodes)", flush=True)
+                print(f"main job (antrap eval): {dt:.1f} s ({n} episodes), wrote "
+                      f"{size / 2**20:.1f} MiB in {files:,} files", flush=True)
         out["main_job_s"] = {**spread(times), "episodes": n, "workers": os.cpu_count()}
+        out["main_job_output"] = {"mib": size / 2**20, "files": files}
     out["machine"]["load_avg_after"] = os.getloadavg()
 
     if args.json:
@@ -119,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         f = out["main_job_s"]
         print(f"| main job `antrap eval` ({f['episodes']} episodes, {f['workers']} workers), s | "
               f"{f['median']:.1f} | {f['min']:.1f} – {f['max']:.1f} | {len(f['runs'])} |")
+        o = out["main_job_output"]
+        print(f"| main job's output (MiB, files; the same every run) | {o['mib']:.1f} | "
+              f"{o['files']:,} files | {len(f['runs'])} |")
     load = out["machine"]
     print(f"\n{load['cpus']} CPUs, Python {load['python']}; load average before "
           f"{load['load_avg_before'][0]:.2f}, after {load['load_avg_after'][0]:.2f}")

@@ -164,21 +164,46 @@ def bench_grpo(model_dir: Path, work: Path) -> dict[str, float]:
     return out
 
 
+def _flatten(d: dict, prefix: str = "") -> dict[str, float]:
+    out: dict[str, float] = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(_flatten(v, f"{prefix}{k}."))
+        elif isinstance(v, (int, float)):
+            out[f"{prefix}{k}"] = float(v)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tokens", type=int, default=48)
+    ap.add_argument("--tokens", type=int, default=48, help="new tokens per reply in the rollout figures")
+    ap.add_argument("--repeats", type=int, default=3, help="repeats of every figure (median, min – max)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     from training.tiny import build_tiny_policy
 
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        model_dir = build_tiny_policy(work / "tiny")
-        print("state capture / scoring:", bench_state())
-        print(f"rollout steps/s (tiny policy, {args.tokens} new tokens per reply):")
-        for key, rates in bench_rollout(model_dir, tokens=args.tokens).items():
-            print(f"  {key}:", {n: round(v, 1) for n, v in rates.items()})
-        print("state gathering, states/s (2 envs):", {k: round(v, 1) for k, v in bench_gather().items()})
-        print("GRPO step time:", bench_grpo(model_dir, work))
+    runs: list[dict[str, float]] = []
+    for r in range(args.repeats):
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            model_dir = build_tiny_policy(work / "tiny")
+            res = {"state": bench_state(),
+                   "rollout_steps_per_s": bench_rollout(model_dir, tokens=args.tokens),
+                   "gather_states_per_s": bench_gather(), "grpo": bench_grpo(model_dir, work)}
+        runs.append(_flatten(res))
+        if not args.json:
+            print(f"repeat {r + 1}/{args.repeats} done", flush=True)
+    figures = {k: {"median": statistics.median(v), "min": min(v), "max": max(v), "runs": v}
+               for k in runs[0] for v in [[run[k] for run in runs if k in run]]}
+    if args.json:
+        import json
+
+        print(json.dumps({"repeats": args.repeats, "tokens": args.tokens, "figures": figures}, indent=1))
+        return 0
+    print(f"\n| figure ({args.tokens} new tokens per reply) | median | spread (min – max) |")
+    print("|---|---|---|")
+    for k, f in figures.items():
+        print(f"| {k} | {f['median']:.2f} | {f['min']:.2f} – {f['max']:.2f} |")
     return 0
 
 
