@@ -3,7 +3,7 @@
 `import antrap_gym` registers the `antrap/...` environments with Gymnasium.
 """
 
-from antrap_gym.env.registration import register_envs
+from antrap_gym.registration import register_envs
 
 __version__ = "0.1.0"
 

@@ -219,7 +219,7 @@ def bench_trap_overhead(streams, repeats: int = 21) -> dict[str, Any]:
     figure from each third of the repeats."""
     import numpy as np
 
-    from antrap_gym.env.registration import make_env
+    from antrap_gym.registration import make_env
     from antrap_gym.traps import TRAP_TYPES
 
     never = {"p": 0.0, "at_least_once": False}
@@ -261,7 +261,7 @@ def bench_trap_overhead(streams, repeats: int = 21) -> dict[str, Any]:
 
 
 def run_all(quick: bool = False) -> dict[str, Any]:
-    from tasks import get_suite
+    from antrap_gym.tasks import get_suite
 
     templates = list(get_suite("antrap").templates)
     streams = record_streams(templates, 1 if quick else 3)

@@ -27,10 +27,10 @@ import numpy as np
 def bench_state(n: int = 200) -> dict[str, float]:
     from antrap_gym.agents.oracle import OracleAgent
     from antrap_gym.agents.policy import PolicyConfig, format_completion
-    from antrap_gym.env.registration import make_env
     from antrap_gym.env.state import capture, restore
-    from training.rewards import StepRewarder
-    from training.states import StateGatherer
+    from antrap_gym.registration import make_env
+    from antrap_gym.training.rewards import StepRewarder
+    from antrap_gym.training.states import StateGatherer
 
     env = make_env(traps=[{"type": "external_interruption", "steps": [2], "p": 0.0}], obs_mode="text",
                    task="ContactsAddContact")
@@ -77,10 +77,10 @@ def bench_rollout(model_dir: Path, envs: tuple[int, ...] = (1, 4, 8), steps: int
     replies generated in ONE batched `generate` per turn, or one environment at a
     time (N calls); environments in this process or in async vector env workers."""
     from antrap_gym.agents.policy import PolicyConfig
-    from training.config import load_config
-    from training.live_policy import BatchedPolicy
-    from training.tiny import load_policy
-    from training.workers import RolloutPool
+    from antrap_gym.training.config import load_config
+    from antrap_gym.training.live_policy import BatchedPolicy
+    from antrap_gym.training.tiny import load_policy
+    from antrap_gym.training.workers import RolloutPool
 
     cfg = load_config(None, ["model.device=cpu"])
     model, tok = load_policy(cfg.model, model_dir)
@@ -124,7 +124,7 @@ def bench_gather(num_envs: int = 2, rounds: int = 3) -> dict[str, float]:
     """Step-level state gathering (oracle episodes under pop-ups, capture + the oracle's
     distance at every step): states/s with the environments in-process vs in workers."""
     from antrap_gym.agents.policy import PolicyConfig
-    from training.states import StateGatherer
+    from antrap_gym.training.states import StateGatherer
 
     out = {}
     for backend in ("sync", "async"):
@@ -144,9 +144,9 @@ def bench_gather(num_envs: int = 2, rounds: int = 3) -> dict[str, float]:
 
 
 def bench_grpo(model_dir: Path, work: Path) -> dict[str, float]:
-    from training.callbacks import read_metrics
-    from training.config import load_config
-    from training.grpo import run_grpo
+    from antrap_gym.training.callbacks import read_metrics
+    from antrap_gym.training.config import load_config
+    from antrap_gym.training.grpo import run_grpo
 
     out = {}
     for gran, extra in (("step", {}), ("episode", {"grpo.max_turns": 3})):
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=3, help="repeats of every figure (median, min – max)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
-    from training.tiny import build_tiny_policy
+    from antrap_gym.training.tiny import build_tiny_policy
 
     runs: list[dict[str, float]] = []
     for r in range(args.repeats):

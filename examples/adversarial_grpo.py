@@ -72,10 +72,10 @@ def rise(before: dict, after: dict) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from training.config import load_config
-    from training.evaluation import evaluate_checkpoint
-    from training.grpo import run_grpo
-    from training.sft import run_sft
+    from antrap_gym.training.config import load_config
+    from antrap_gym.training.evaluation import evaluate_checkpoint
+    from antrap_gym.training.grpo import run_grpo
+    from antrap_gym.training.sft import run_sft
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="runs/demo")

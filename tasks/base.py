@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from tasks.answers import answer_matches, normalize_answer
-from tasks.steps import Step
+from antrap_gym.tasks.answers import answer_matches, normalize_answer
+from antrap_gym.tasks.steps import Step
 
 if TYPE_CHECKING:
     from antrap_gym.device import Device

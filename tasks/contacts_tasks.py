@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tasks.base import Task, TaskError, answer_matches
-from tasks.registry import register
-from tasks.steps import Answer, LongPress, OpenApp, Step, Tap, Target, TypeText
+from antrap_gym.tasks.base import Task, TaskError, answer_matches
+from antrap_gym.tasks.registry import register
+from antrap_gym.tasks.steps import Answer, LongPress, OpenApp, Step, Tap, Target, TypeText
 
 PKG = "com.google.android.contacts"
 URI = "content://com.android.contacts"

@@ -12,9 +12,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from tasks.base import Task, answer_matches
-from tasks.registry import register
-from tasks.steps import Answer, LongPress, OpenApp, Step, Tap, Target, TypeText
+from antrap_gym.tasks.base import Task, answer_matches
+from antrap_gym.tasks.registry import register
+from antrap_gym.tasks.steps import Answer, LongPress, OpenApp, Step, Tap, Target, TypeText
 
 PKG = "net.gsantner.markor"
 ROOT = "/sdcard/Documents/Markor"

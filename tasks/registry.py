@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tasks.base import Task
+from antrap_gym.tasks.base import Task
 
 TEMPLATES: dict[str, type[Task]] = {}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tasks.registry import TEMPLATES, Suite, register_suite
+from antrap_gym.tasks.registry import TEMPLATES, Suite, register_suite
 
 MINI = (
     "SettingsWifiToggle",

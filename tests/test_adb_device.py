@@ -23,9 +23,9 @@ from antrap_gym.device import DeviceError, DeviceLostError, make_device
 from antrap_gym.device.adb import TEXT_CHUNK, AdbDevice, _input_problem, device_names, resendable
 from antrap_gym.device.adbd import AdbdHandle, serve_in_thread
 from antrap_gym.device.adbd.protocol import A_OKAY
-from antrap_gym.env.registration import make_env
+from antrap_gym.registration import make_env
+from antrap_gym.tasks import get_suite
 from antrap_gym.traps import TRAP_TYPES
-from tasks import get_suite
 from tests.adb_server import AdbServer, LinkProxy, adb_server
 
 MINI = get_suite("antrap-mini").templates

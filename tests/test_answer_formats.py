@@ -10,9 +10,9 @@ import pytest
 
 from antrap_gym.agents import OracleAgent
 from antrap_gym.agents.parsers import PARSERS, parse_any
-from antrap_gym.env.registration import make_env
+from antrap_gym.registration import make_env
 from antrap_gym.rollout import run_episode
-from tasks import TEMPLATES
+from antrap_gym.tasks import TEMPLATES
 
 ANSWER_TEMPLATES = sorted(t for t, cls in TEMPLATES.items() if cls.answer_task)
 SEEDS = (0, 1, 2)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tasks import TEMPLATES, answer_matches
-from tasks.settings_tasks import TIMEOUTS
+from antrap_gym.tasks import TEMPLATES, answer_matches
+from antrap_gym.tasks.settings_tasks import TIMEOUTS
 
 NAMES = ["Priya Schmidt", "Hiro Fischer", "Tara Rossi", "Hiro Fischer-Lang"]
 

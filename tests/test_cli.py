@@ -18,7 +18,7 @@ def run(*args: str, stdin: str | None = None, timeout: int = 300) -> subprocess.
 
 
 def test_tasks_json_lists_every_template():
-    from tasks import TEMPLATES
+    from antrap_gym.tasks import TEMPLATES
 
     out = run("tasks", "--json")
     assert out.returncode == 0, out.stderr

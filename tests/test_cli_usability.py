@@ -170,8 +170,8 @@ def test_a_closed_pipe_ends_the_command_quietly(args):
 
 
 @pytest.mark.parametrize("cmd", [[*ANTRAP, "--help"], [*ANTRAP, "eval", "--help"],
-                                 [sys.executable, "-m", "training.cli", "train", "sft", "--help"],
-                                 [sys.executable, "-m", "training.cli", "collect", "--help"]])
+                                 [sys.executable, "-m", "antrap_gym.training.cli", "train", "sft", "--help"],
+                                 [sys.executable, "-m", "antrap_gym.training.cli", "collect", "--help"]])
 def test_help_into_a_closed_pipe_is_quiet(cmd):
     """argparse drops a failed write of its help and exits 0; nothing may follow on stderr
     (the interpreter's flush at exit is the usual "Exception ignored ... BrokenPipeError")."""
@@ -209,8 +209,8 @@ def test_tasks_and_traps_tables_never_cut_ids(terminal):
     on a 40-column terminal, where the other columns give way."""
     if terminal and not sys.platform.startswith(("linux", "darwin")):
         pytest.skip("needs a pseudo-terminal")
+    from antrap_gym.tasks import TEMPLATES
     from antrap_gym.traps import LAYERS, TRAP_TYPES
-    from tasks import TEMPLATES
 
     for cmd, ids in (("tasks", sorted(TEMPLATES)), ("traps", [*TRAP_TYPES, *LAYERS])):
         if terminal:
@@ -246,7 +246,7 @@ def _parsers(parser: argparse.ArgumentParser, name: str):
 
 def test_every_option_of_every_command_has_help():
     from antrap_gym.cli.main import build_parser
-    from training.cli import build_parser as training_parser
+    from antrap_gym.training.cli import build_parser as training_parser
 
     missing = []
     for root in (build_parser(), training_parser()):

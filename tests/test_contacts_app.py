@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 import antrap_gym  # noqa: F401  (registers the envs)
-import tasks.contacts_tasks as ct
+import antrap_gym.tasks.contacts_tasks as ct
 from antrap_gym.agents import OracleAgent
 from antrap_gym.device.sim import SimDevice
-from tasks.registry import TEMPLATES
+from antrap_gym.tasks.registry import TEMPLATES
 
 PKG = "com.google.android.contacts"
 URI = "content://com.android.contacts"

@@ -498,7 +498,7 @@ def test_ray_backend_on_a_local_cluster(tmp_path):
 def test_openai_agent_through_the_harness_records_raw_replies(tmp_path):
     """The whole path: harness -> worker processes -> OpenAI agent -> HTTP -> replies."""
     from antrap_gym.device.elements import parse_element_lines
-    from tasks.registry import Suite, register_suite
+    from antrap_gym.tasks.registry import Suite, register_suite
     from tests.test_openai_agent import ChatServer, guiowl_reply
 
     def brain(req):

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 import antrap_gym  # noqa: F401  (registers the environments)
-import tasks.markor_tasks as mt
+import antrap_gym.tasks.markor_tasks as mt
 from antrap_gym.agents import OracleAgent
 from antrap_gym.device.elements import UIElement
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.device.sim.toolkit import text as txt
-from tasks.registry import TEMPLATES
+from antrap_gym.tasks.registry import TEMPLATES
 
 ROOT = "/sdcard/Documents/Markor"
 PKG = "net.gsantner.markor"

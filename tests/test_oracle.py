@@ -7,7 +7,7 @@ import pytest
 
 from antrap_gym.agents import OracleAgent, RandomAgent
 from antrap_gym.rollout import run_episode
-from tasks import TEMPLATES, get_suite
+from antrap_gym.tasks import TEMPLATES, get_suite
 
 SEEDS = range(20)
 

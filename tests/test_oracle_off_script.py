@@ -36,9 +36,9 @@ import antrap_gym  # noqa: F401  (registers the environments)
 from antrap_gym.agents import OracleAgent
 from antrap_gym.device.elements import UIElement, parse_element_lines
 from antrap_gym.env.actions import Action
+from antrap_gym.tasks import get_suite
+from antrap_gym.tasks.steps import Tap, Target
 from antrap_gym.traps.solvability import Prover
-from tasks import get_suite
-from tasks.steps import Tap, Target
 
 ALL = get_suite("antrap").templates  # every registered template
 WORDS = ("hello", "Alice", "2023", "x", "notes.md", "+1 212-555-0100", "a b c")

@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 import antrap_gym  # noqa: F401  (registers the envs)
-import tasks.settings_tasks as stt
+import antrap_gym.tasks.settings_tasks as stt
 from antrap_gym.agents import OracleAgent
 from antrap_gym.device.protocol import ShellResult
 from antrap_gym.device.sim import SimDevice
-from tasks.registry import TEMPLATES
-from tasks.steps import Tap
+from antrap_gym.tasks.registry import TEMPLATES
+from antrap_gym.tasks.steps import Tap
 
 PKG = "com.android.settings"
 SETTINGS_TEMPLATES = sorted(t for t in TEMPLATES if t.startswith("Settings"))

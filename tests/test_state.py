@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from antrap_gym.agents.oracle import OracleAgent
-from antrap_gym.env.registration import make_env
 from antrap_gym.env.state import capture, restore
+from antrap_gym.registration import make_env
 from antrap_gym.traps import TRAP_TYPES
 
 

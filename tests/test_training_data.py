@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 
 from antrap_gym.agents.policy import PolicyConfig, build_hf_messages, parse_completion
-from training.config import (
+from antrap_gym.training.config import (
     MIXED_P,
     ConfigError,
     TrapsConfig,
     load_config,
     trap_stack,
 )
-from training.data import collect, read_rows
+from antrap_gym.training.data import collect, read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ["SettingsWifiToggle", "ContactsAddContact"]
@@ -59,7 +59,7 @@ def test_every_shipped_config_gathers_training_states_on_the_cpu(name):
     yields decision points the oracle can finish from, trapped ones under traps."""
     import numpy as np
 
-    from training.states import StateGatherer
+    from antrap_gym.training.states import StateGatherer
 
     cfg = load_config(ROOT / "configs" / "train" / f"{name}.yaml")
     stack = cfg.trap_stack()
@@ -114,7 +114,7 @@ def test_overrides_extends_and_yaml_numbers(tmp_path):
 
 
 def test_trap_modes_become_stacks_make_env_accepts():
-    from antrap_gym.env.registration import make_env
+    from antrap_gym.registration import make_env
 
     assert trap_stack(TrapsConfig()) == []
     mixed = trap_stack(TrapsConfig(mode="mixed"))
@@ -150,7 +150,7 @@ def test_config_collect_and_cli_import_without_torch():
 
 def test_device_helpers_force_float32_on_cpu():
     pytest.importorskip("torch")
-    from training.config import precision_kwargs, resolve_dtype, trainer_kwargs
+    from antrap_gym.training.config import precision_kwargs, resolve_dtype, trainer_kwargs
 
     cfg = load_config(None, ["model.device=cpu", "model.dtype=bfloat16"])
     assert resolve_dtype(cfg.model) == "float32"
@@ -176,7 +176,7 @@ def _conclusion(text: str) -> str:
 
 
 def test_rows_are_the_agents_prompts_with_the_oracles_actions(text_data):
-    from antrap_gym.env.registration import make_env
+    from antrap_gym.registration import make_env
 
     rows = read_rows([text_data])
     info = json.loads((text_data.parent / "dataset_info.json").read_text())
@@ -258,7 +258,7 @@ def test_vlm_rows_reference_existing_pngs(vlm_data):
 
 
 def test_collect_cli(tmp_path):
-    from training.cli import main
+    from antrap_gym.training.cli import main
 
     out = tmp_path / "d"
     assert main(["collect", "--out", str(out), "--tasks", "SettingsWifiToggle", "--variants", "1",
@@ -272,7 +272,7 @@ def test_collect_cli(tmp_path):
 def test_disturbed_collection_keeps_the_oracles_labels_and_the_disturbances_in_the_history(tmp_path):
     """DART-style noise: disturbances (wait/back/home/tap/miss) enter each later prompt's
     step history as the agent's own steps, write no rows, and the oracle recovers."""
-    from training.cli import main
+    from antrap_gym.training.cli import main
 
     out = tmp_path / "noisy"
     args = ["collect", "--out", str(out), "--tasks", "SettingsWifiToggle,ContactsAddContact",
@@ -287,7 +287,7 @@ def test_disturbed_collection_keeps_the_oracles_labels_and_the_disturbances_in_t
     shaken = [eps for eps in by_episode.values() if eps[-1]["disturbed"] > 0]
     assert shaken, "no kept episode was disturbed at noise 0.35"
     failed_then_retried = 0
-    from tasks import get_template
+    from antrap_gym.tasks import get_template
 
     for eps in by_episode.values():
         # kept episodes succeeded; they end in the oracle's status, unless the step that
@@ -322,7 +322,7 @@ def test_disturbed_collection_keeps_the_oracles_labels_and_the_disturbances_in_t
 def test_disturbance_kinds_can_be_weighted(tmp_path):
     """--noise-kinds: only the weighted kinds happen (the history shows which), and random taps
     send the oracle to wrong pages it walks back from, so they bring Back labels that waits do not."""
-    from training.cli import main
+    from antrap_gym.training.cli import main
 
     def run(kinds: str) -> list[dict]:
         out = tmp_path / kinds.replace("=", "-").replace(",", "_")
@@ -358,7 +358,7 @@ def test_disturbance_kinds_can_be_weighted(tmp_path):
 def tiny_dir(tmp_path_factory) -> Path:
     for mod in ("torch", "transformers", "trl", "tokenizers"):
         pytest.importorskip(mod)
-    from training.tiny import build_tiny_policy
+    from antrap_gym.training.tiny import build_tiny_policy
 
     return build_tiny_policy(tmp_path_factory.mktemp("tiny"), seed=0)
 
@@ -367,7 +367,7 @@ def test_tokenizer_round_trips_the_phones_text(tiny_dir, text_data):
     from transformers import AutoTokenizer
     from trl.chat_template_utils import qwen2_5_chat_template
 
-    from tasks import TEMPLATES
+    from antrap_gym.tasks import TEMPLATES
 
     tok = AutoTokenizer.from_pretrained(tiny_dir, local_files_only=True)
     assert tok.chat_template == qwen2_5_chat_template  # byte-identical: TRL recognises tool calls
@@ -394,7 +394,7 @@ def test_tiny_model_builds_deterministically(tiny_dir, tmp_path):
     import torch
     from safetensors.torch import load_file
 
-    from training.tiny import build_tiny_policy
+    from antrap_gym.training.tiny import build_tiny_policy
 
     again = build_tiny_policy(tmp_path / "again", seed=0)
     assert (again / "tokenizer.json").read_bytes() == (tiny_dir / "tokenizer.json").read_bytes()
@@ -414,8 +414,8 @@ def test_transformers_agent_loads_the_tiny_policy(tiny_dir):
 
     from antrap_gym.agents import make_agent
     from antrap_gym.rollout import run_episode
-    from training.config import ModelConfig
-    from training.tiny import load_policy
+    from antrap_gym.training.config import ModelConfig
+    from antrap_gym.training.tiny import load_policy
 
     agent = make_agent("transformers", model_path=str(tiny_dir), max_new_tokens=8)
     assert not agent.is_vlm and agent.config.observation == "text"

@@ -21,8 +21,8 @@ for _mod in ("torch", "transformers", "trl", "datasets", "tokenizers"):
     pytest.importorskip(_mod)
 
 from antrap_gym.agents.policy import PolicyConfig  # noqa: E402
-from training.callbacks import last_checkpoint, read_metrics  # noqa: E402
-from training.config import load_config  # noqa: E402
+from antrap_gym.training.callbacks import last_checkpoint, read_metrics  # noqa: E402
+from antrap_gym.training.config import load_config  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = "[SettingsWifiToggle]"
@@ -59,8 +59,8 @@ def warm(tmp_path_factory) -> Path:
     probability about 2 * 0.5**G. A policy SFT'd on the oracle alone collapses to one
     reply per state (entropy ~0.02 on some machines) and every group's rewards tie."""
     from antrap_gym.agents.policy import format_completion
-    from training.data import collect_from_config, read_rows
-    from training.sft import run_sft
+    from antrap_gym.training.data import collect_from_config, read_rows
+    from antrap_gym.training.sft import run_sft
 
     out = tmp_path_factory.mktemp("warm")
     # a decaying rate lands near the two-target optimum (0.43 : 0.57 or closer at every state,
@@ -88,8 +88,8 @@ def branch_mass(model_dir: Path, rows: list[dict], alt: str) -> list[dict]:
     alternative, teacher-forced (no sampling)."""
     import torch
 
-    from training.config import ModelConfig
-    from training.tiny import load_policy
+    from antrap_gym.training.config import ModelConfig
+    from antrap_gym.training.tiny import load_policy
 
     model, tok = load_policy(ModelConfig(device="cpu"), model_dir)
     model.eval()
@@ -147,7 +147,7 @@ def _rows(run: Path, key: str) -> list[dict]:
 
 
 def test_step_grpo_moves_the_weights_with_verified_rewards(warm, tmp_path):
-    from training.grpo import run_grpo
+    from antrap_gym.training.grpo import run_grpo
 
     # 3 steps x 2 states x G = 8: six groups, each split between two rewards (see `warm`)
     cfg = _grpo_cfg(warm, **{"grpo.steps": 3, "grpo.states_per_refresh": 6, "grpo.refresh_every": 2,
@@ -172,7 +172,7 @@ def test_step_grpo_moves_the_weights_with_verified_rewards(warm, tmp_path):
 
 
 def test_grpo_resumes_from_its_checkpoint(warm, tmp_path):
-    from training.grpo import run_grpo
+    from antrap_gym.training.grpo import run_grpo
 
     run = tmp_path / "run"
     cfg = _grpo_cfg(warm, **{"grpo.steps": 2, "grpo.states_per_refresh": 4, "train.save_steps": 1,
@@ -194,7 +194,7 @@ def test_grpo_resumes_from_its_checkpoint(warm, tmp_path):
 
 
 def test_episode_grpo_runs_whole_episodes_per_group(warm, tmp_path):
-    from training.grpo import run_grpo
+    from antrap_gym.training.grpo import run_grpo
 
     # A whole episode reads the conversation so far, which the single-turn SFT never showed
     # the policy: how often a group's rewards differ is not something to count on here (the
@@ -222,9 +222,9 @@ def test_episode_grpo_runs_whole_episodes_per_group(warm, tmp_path):
 def test_episode_rollout_token_layout(warm):
     """Replies are the policy's tokens (mask 1), observations are user turns (mask 0);
     the four copies of a group share the trap seed and run to the end."""
-    from training.live_policy import BatchedPolicy
-    from training.rollout import EpisodeRollout
-    from training.tiny import load_policy
+    from antrap_gym.training.live_policy import BatchedPolicy
+    from antrap_gym.training.rollout import EpisodeRollout
+    from antrap_gym.training.tiny import load_policy
 
     cfg = _grpo_cfg(warm, **{"grpo.granularity": "episode", "grpo.max_turns": 3})
     model, tok = load_policy(cfg.model, warm)
@@ -265,8 +265,8 @@ def test_episode_rollout_token_layout(warm):
 def test_step_grpo_on_a_vlm_reads_screenshots(tmp_path):
     """TRL's VLM route: prompts with image placeholders, screenshots in the `images`
     column, a tiny LLaVA generating for the policy's own rollouts too."""
+    from antrap_gym.training.grpo import run_grpo
     from tests.tiny_vlm import build_tiny_llava
-    from training.grpo import run_grpo
 
     vlm = build_tiny_llava(tmp_path / "tiny-llava")
     sets = _sets(**{"model.path": str(vlm), "policy.observation": "screenshot", "grpo.steps": 1,

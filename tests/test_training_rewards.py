@@ -10,8 +10,8 @@ import pytest
 from antrap_gym.agents.oracle import OracleAgent
 from antrap_gym.agents.policy import PolicyConfig, format_completion
 from antrap_gym.env.state import restore
-from training.rewards import StepRewarder
-from training.states import StateGatherer
+from antrap_gym.training.rewards import StepRewarder
+from antrap_gym.training.states import StateGatherer
 
 POLICY = PolicyConfig(observation="text")
 POPUP = [{"type": "external_interruption", "steps": [2], "p": 0.0, "styles": ["dialog"]}]
@@ -23,7 +23,7 @@ def reply(action: dict, state) -> str:
 
 def oracle_action(state) -> dict:
     """What the oracle does at `state` (run on a restored copy)."""
-    from antrap_gym.env.registration import make_env
+    from antrap_gym.registration import make_env
 
     env = make_env(traps=state.stack or None, obs_mode="text", task=state.task)
     env.reset(seed=0)
@@ -104,7 +104,7 @@ def test_giving_up_in_front_of_a_popup_scores_no_better_than_any_failed_reply(po
     """A well-formed `done` that ends the episode unsolved gets no credit for form or
     validity: with the shipped weights it must not outscore an unparseable reply or a
     missed tap (else GRPO learns to declare the task done at every pop-up)."""
-    from training.config import load_config
+    from antrap_gym.training.config import load_config
 
     trapped = next(s for s in popup_states if s.trapped)
     r = StepRewarder(POLICY)

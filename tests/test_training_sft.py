@@ -22,16 +22,16 @@ for _mod in ("torch", "transformers", "trl", "datasets", "tokenizers"):
     pytest.importorskip(_mod)
 
 from antrap_gym.agents.policy import PolicyConfig  # noqa: E402
-from training.callbacks import last_checkpoint, read_metrics  # noqa: E402
-from training.config import load_config  # noqa: E402
-from training.data import collect  # noqa: E402
+from antrap_gym.training.callbacks import last_checkpoint, read_metrics  # noqa: E402
+from antrap_gym.training.config import load_config  # noqa: E402
+from antrap_gym.training.data import collect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def tiny_dir(tmp_path_factory) -> Path:
-    from training.tiny import build_tiny_policy
+    from antrap_gym.training.tiny import build_tiny_policy
 
     return build_tiny_policy(tmp_path_factory.mktemp("tiny"), seed=0)
 
@@ -56,7 +56,7 @@ def _losses(rows: list[dict]) -> list[tuple[int, float]]:
 
 def test_sft_lowers_the_loss_and_logs_every_step(tiny_dir, data, tmp_path):
     from antrap_gym.agents import make_agent
-    from training.sft import run_sft
+    from antrap_gym.training.sft import run_sft
 
     sets = _overrides(tiny_dir, data, **{"sft.max_steps": 16, "sft.lr": 3e-3, "train.save_steps": 8})
     cfg = load_config(ROOT / "configs/train/smoke_cpu.yaml", sets)
@@ -91,7 +91,7 @@ def load_tokenizer_template(path: Path) -> str:
 def test_rows_become_prompt_completion_with_the_loss_on_the_reply(tiny_dir, data):
     from transformers import AutoTokenizer
 
-    from training.sft import build_dataset
+    from antrap_gym.training.sft import build_dataset
 
     tok = AutoTokenizer.from_pretrained(tiny_dir, local_files_only=True)
     ds, stats = build_dataset([data], tok, 3072)
@@ -107,7 +107,7 @@ def test_rows_become_prompt_completion_with_the_loss_on_the_reply(tiny_dir, data
 
 
 def test_cli_train_sft_runs_evaluates_and_refuses_to_overwrite(tiny_dir, data, tmp_path, capsys):
-    from training.cli import main
+    from antrap_gym.training.cli import main
 
     out = tmp_path / "cli-run"
     sets = _overrides(tiny_dir, data, **{"sft.max_steps": 2, "eval_after.enabled": "true",
@@ -132,8 +132,8 @@ def test_vlm_sft_runs_on_png_rows(tmp_path):
     """TRL's VLM route on the collected PNG rows: a tiny LLaVA trains and is evaluated."""
     from transformers import AutoProcessor
 
+    from antrap_gym.training.sft import build_dataset, run_sft
     from tests.tiny_vlm import build_tiny_llava
-    from training.sft import build_dataset, run_sft
 
     vlm = build_tiny_llava(tmp_path / "tiny-llava")
     proc = AutoProcessor.from_pretrained(vlm, local_files_only=True)
@@ -155,7 +155,7 @@ def test_vlm_sft_runs_on_png_rows(tmp_path):
 
 def test_cli_train_grpo_runs_a_step(tiny_dir, tmp_path, capsys):
     """`antrap train grpo` end to end: one real GRPO step, the final model, result.json."""
-    from training.cli import main
+    from antrap_gym.training.cli import main
 
     out = tmp_path / "grpo"
     argv = ["train", "grpo", "--config", "smoke_cpu", "--out", str(out)]
@@ -172,7 +172,8 @@ def test_cli_train_grpo_runs_a_step(tiny_dir, tmp_path, capsys):
 @pytest.mark.slow
 def test_resume_after_sigkill_continues_from_the_checkpoint(tiny_dir, data, tmp_path):
     out = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "training.cli", "train", "sft", "--config", "smoke_cpu", "--out", str(out)]
+    cmd = [sys.executable, "-m", "antrap_gym.training.cli", "train", "sft", "--config", "smoke_cpu",
+           "--out", str(out)]
     for s in _overrides(tiny_dir, data, **{"sft.max_steps": 40, "train.save_steps": 3, "sft.lr": 1e-3}):
         cmd += ["--set", s]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -212,7 +213,7 @@ def test_resume_after_sigkill_continues_from_the_checkpoint(tiny_dir, data, tmp_
 def test_the_evaluated_agent_reads_the_prompt_it_was_trained_on(tiny_dir):
     """Every policy-format option of a training config reaches the evaluation agent."""
     from antrap_gym.agents import make_agent
-    from training.evaluation import agent_kwargs
+    from antrap_gym.training.evaluation import agent_kwargs
 
     sets = ["model.device=cpu", "policy.conclusion=false", "policy.element_index=true",
             "policy.max_history=5", "policy.max_element_chars=4000", "policy.coords=relative",

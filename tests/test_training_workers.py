@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from antrap_gym.agents.policy import PolicyConfig
-from antrap_gym.env.registration import make_env
 from antrap_gym.env.state import restore
-from training.states import StateGatherer, play_oracle
-from training.workers import RolloutPool
+from antrap_gym.registration import make_env
+from antrap_gym.training.states import StateGatherer, play_oracle
+from antrap_gym.training.workers import RolloutPool
 
 POPUP = [{"type": "external_interruption", "p": 0.4}]
 KW = {"obs_mode": "text", "traps": POPUP}

@@ -43,7 +43,7 @@ CHAT_TEMPLATE = (
 
 def phone_corpus() -> list[str]:
     """A few hundred lines of the simulator's own text."""
-    from tasks import TEMPLATES
+    from antrap_gym.tasks import TEMPLATES
 
     rng = np.random.default_rng(0)
     lines = [cls(cls.generate_params(rng)).goal for cls in TEMPLATES.values() for _ in range(3)]

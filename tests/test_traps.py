@@ -15,8 +15,9 @@ from antrap_gym.agents import OracleAgent, RandomAgent
 from antrap_gym.device import DeviceLostError
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.env import AndroidEnv
-from antrap_gym.env.registration import make_env
+from antrap_gym.registration import make_env
 from antrap_gym.rollout import run_episode
+from antrap_gym.tasks import get_suite
 from antrap_gym.traps import (
     LAYERS,
     TRAP_TYPES,
@@ -29,7 +30,6 @@ from antrap_gym.traps import (
 )
 from antrap_gym.traps.taxonomy import LAYER_OF
 from antrap_gym.traps.words import is_destructive
-from tasks import get_suite
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs" / "traps"
 
@@ -1099,8 +1099,8 @@ def test_trapped_vector_env_runs_async():
 def test_oracle_succeeds_on_at_least_200_trapped_episodes_per_type():
     """The solvability audit: every injection leaves the task solvable (proved on a
     fork) and the oracle finishes >= 99% of trapped episodes, per trap type."""
+    from antrap_gym.tasks import get_suite
     from antrap_gym.traps.audit import audit
-    from tasks import get_suite
 
     suite = get_suite("antrap")
     episodes = [(t, v) for t in suite.templates for v in range(10)]

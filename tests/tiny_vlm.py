@@ -16,9 +16,9 @@ def build_tiny_llava(path: Path) -> Path:
         LlavaProcessor,
     )
 
+    from antrap_gym.training.data import phone_corpus
+    from antrap_gym.training.tiny import train_tokenizer
     from tests.test_transformers_agent import CHAT_TEMPLATE, qwen_text_config
-    from training.data import phone_corpus
-    from training.tiny import train_tokenizer
 
     tok = train_tokenizer(phone_corpus(variants=1), 2048)
     tok.add_special_tokens({"additional_special_tokens": ["<image>"]})

@@ -1,4 +1,4 @@
-"""`antrap collect` and `antrap train sft|grpo` (also `python -m training.cli ...`).
+"""`antrap collect` and `antrap train sft|grpo` (also `python -m antrap_gym.training.cli ...`).
 
 `add_training_parsers(subparsers)` adds both commands to the `antrap` parser;
 nothing heavy is imported until a command runs (the `antrap` CLI must start
@@ -92,8 +92,8 @@ def _overrides(args: argparse.Namespace) -> list[str]:
 def run_collect(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from training.config import ConfigError, load_config
-    from training.data import collect_from_config
+    from antrap_gym.training.config import ConfigError, load_config
+    from antrap_gym.training.data import collect_from_config
 
     try:
         cfg = load_config(args.config, _overrides(args))
@@ -109,7 +109,7 @@ def run_collect(args: argparse.Namespace) -> int:
 
 def run_train(args: argparse.Namespace) -> int:
     """`train sft|grpo`: load the config, then `run_sft` / `training.grpo.run_grpo(config, out, resume)`."""
-    from training.config import ConfigError, load_config
+    from antrap_gym.training.config import ConfigError, load_config
 
     try:
         cfg = load_config(args.config, args.set)
@@ -117,16 +117,16 @@ def run_train(args: argparse.Namespace) -> int:
         return _err(e.args[0] if e.args else str(e))
     resume = bool(args.resume or cfg.train.resume)
     out = cfg.run_dir(args.stage, args.out)
-    from training.callbacks import RunExists
+    from antrap_gym.training.callbacks import RunExists
 
     try:
         if args.stage == "sft":
-            from training.sft import run_sft
+            from antrap_gym.training.sft import run_sft
 
             final = run_sft(cfg, out, resume)
         else:
             try:
-                from training.grpo import run_grpo
+                from antrap_gym.training.grpo import run_grpo
             except ImportError as e:
                 return _err(f"the GRPO trainer is not available: {e}")
             final = run_grpo(cfg, out, resume)
@@ -143,8 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m training.cli ...`; a closed stdout ends it quietly, as for `antrap`."""
-    from antrap_gym.cli.output import guard_stdout
+    """`python -m antrap_gym.training.cli ...`; a closed stdout ends it quietly, as for `antrap`."""
+    from antrap_gym.console import guard_stdout
 
     return guard_stdout(lambda: _run(argv))
 

@@ -32,9 +32,10 @@ from typing import Any, Literal
 import yaml
 
 from antrap_gym.agents.policy import PolicyConfig
-from training.disturbances import check_weights
+from antrap_gym.configs import config_dir
+from antrap_gym.training.disturbances import check_weights
 
-CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs" / "train"
+CONFIG_DIR = config_dir("train")
 #: the training trap modes besides a trap type or a layer name
 TRAP_MODES = ("clean", "mixed")
 #: mixed mode: the ten types stacked, each at this per-step probability and with no
@@ -243,7 +244,7 @@ class TrainConfig:
 
     def tasks(self) -> list[str]:
         """The training task templates."""
-        from tasks import get_suite
+        from antrap_gym.tasks import get_suite
 
         return list(self.env.tasks) if self.env.tasks else list(get_suite(self.env.suite).templates)
 

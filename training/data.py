@@ -39,10 +39,10 @@ from antrap_gym.agents.policy import (
     system_prompt,
     user_text,
 )
-from training.disturbances import check_weights
+from antrap_gym.training.disturbances import check_weights
 
 if TYPE_CHECKING:
-    from training.config import TrainConfig
+    from antrap_gym.training.config import TrainConfig
 
 DATA_FILE = "data.jsonl"
 INFO_FILE = "dataset_info.json"
@@ -117,7 +117,7 @@ def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, settin
     import numpy as np
 
     from antrap_gym.agents.oracle import OracleAgent
-    from training.disturbances import disturbance
+    from antrap_gym.training.disturbances import disturbance
 
     if thought not in THOUGHTS:
         raise ValueError(f"thought must be one of {THOUGHTS}, got {thought!r}")
@@ -171,7 +171,7 @@ def oracle_episode(env, task: str, variant: int, *, policy: PolicyConfig, settin
 def setting_stack(name: str | dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     """(setting name, trap stack) of a collection setting: a training trap mode name
     (clean, a type, a layer, mixed) or `{"name": ..., "stack": [...]}`."""
-    from training.config import TrapsConfig, trap_stack
+    from antrap_gym.training.config import TrapsConfig, trap_stack
 
     if isinstance(name, dict):
         return str(name["name"]), list(name.get("stack") or [])
@@ -191,7 +191,7 @@ def oracle_episodes(*, tasks: Sequence[str], variants: Sequence[int],
                     noise_kinds: dict[str, float] | None = None) -> Iterator[OracleEpisode]:
     """Oracle episodes over tasks x variants x settings (x trap seeds for trapped settings);
     `noise` / `noise_kinds` disturb the oracle (see `oracle_episode`)."""
-    from antrap_gym.env.registration import make_env
+    from antrap_gym.registration import make_env
 
     mode = obs_mode or ("text" if policy.observation == "text" else "screenshot")
     for setting in settings:
@@ -248,7 +248,7 @@ def collect(out_dir: str | Path, suite: str = "antrap-mini",
     noise_kinds: relative weights of the disturbance kinds (None = all alike).
     Returns the JSONL path.
     """
-    from tasks import get_suite
+    from antrap_gym.tasks import get_suite
 
     policy = policy_cfg or PolicyConfig(observation="text")
     out = Path(out_dir)
@@ -384,7 +384,7 @@ def phone_corpus(policy: PolicyConfig | None = None, variants: int = 2, seed: in
     the screen), and the system prompts of every prompt style."""
     import numpy as np
 
-    from tasks import TEMPLATES
+    from antrap_gym.tasks import TEMPLATES
 
     policy = policy or PolicyConfig(observation="text")
     text_policy = dataclasses.replace(policy, observation="text")

@@ -14,7 +14,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from training.config import TrainConfig
+from antrap_gym.training.config import TrainConfig
 
 #: policy fields that only shape SFT targets, never what a model is shown or how it answers
 TRAINING_ONLY_POLICY_FIELDS = frozenset({"index_targets"})
@@ -22,7 +22,7 @@ TRAINING_ONLY_POLICY_FIELDS = frozenset({"index_targets"})
 
 def agent_kwargs(path: str | Path, config: TrainConfig) -> dict[str, Any]:
     """The `transformers` agent's options for a checkpoint trained with `config`."""
-    from training.config import resolve_device
+    from antrap_gym.training.config import resolve_device
 
     kw: dict[str, Any] = {"model_path": str(Path(path).resolve()),
                           "max_new_tokens": config.eval_after.max_new_tokens,
@@ -41,8 +41,8 @@ def agent_kwargs(path: str | Path, config: TrainConfig) -> dict[str, Any]:
 
 def eval_suite(config: TrainConfig) -> str:
     """The suite to evaluate: `eval_after.suite`, or a throwaway one of `eval_after.tasks`."""
-    from tasks import TEMPLATES, get_suite
-    from tasks.registry import Suite, register_suite
+    from antrap_gym.tasks import TEMPLATES, get_suite
+    from antrap_gym.tasks.registry import Suite, register_suite
 
     ea = config.eval_after
     if not ea.tasks:
@@ -88,7 +88,7 @@ def save_final(trainer, processing_class, run: str | Path, config: TrainConfig, 
     import dataclasses
     import json
 
-    from training.callbacks import DONE_FILE, FINAL_DIR
+    from antrap_gym.training.callbacks import DONE_FILE, FINAL_DIR
 
     final = Path(run) / FINAL_DIR
     final.mkdir(parents=True, exist_ok=True)
@@ -107,7 +107,7 @@ def finish_run(run: str | Path, config: TrainConfig, info: dict[str, Any]) -> di
     An evaluation killed half-way continues on the next call (the harness resumes)."""
     import json
 
-    from training.callbacks import FINAL_DIR
+    from antrap_gym.training.callbacks import FINAL_DIR
 
     run = Path(run)
     final = run / FINAL_DIR

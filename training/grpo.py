@@ -28,8 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from training.callbacks import FINAL_DIR, MetricsCallback, finished, start_run
-from training.config import TrainConfig, configure_torch, quiet_libraries, trainer_kwargs, vllm_kwargs
+from antrap_gym.training.callbacks import FINAL_DIR, MetricsCallback, finished, start_run
+from antrap_gym.training.config import (
+    TrainConfig,
+    configure_torch,
+    quiet_libraries,
+    trainer_kwargs,
+    vllm_kwargs,
+)
 
 
 def prompts_per_step(config: TrainConfig) -> int:
@@ -150,8 +156,8 @@ def run_grpo(config: TrainConfig, out: str | Path | None = None, resume: bool | 
     from transformers import PrinterCallback, set_seed
     from trl import GRPOTrainer
 
-    from training.evaluation import finish_run, save_final
-    from training.tiny import load_policy, policy_path
+    from antrap_gym.training.evaluation import finish_run, save_final
+    from antrap_gym.training.tiny import load_policy, policy_path
 
     console = Console(stderr=True)
     quiet_libraries()
@@ -197,7 +203,7 @@ def run_grpo(config: TrainConfig, out: str | Path | None = None, resume: bool | 
 
 def build_parts(config: TrainConfig, model, proc) -> dict[str, Any]:
     """Dataset, reward functions (and rollout function) for the configured granularity."""
-    from training.live_policy import BatchedPolicy
+    from antrap_gym.training.live_policy import BatchedPolicy
 
     policy_cfg = config.policy_config()
     tok = getattr(proc, "tokenizer", proc)
@@ -206,14 +212,14 @@ def build_parts(config: TrainConfig, model, proc) -> dict[str, Any]:
     live = BatchedPolicy(model, tok, policy_cfg, max_new_tokens=g.max_completion_length,
                          temperature=g.temperature, processor=proc if vlm else None)
     if g.granularity == "episode":
-        from training.rollout import EpisodeRollout
+        from antrap_gym.training.rollout import EpisodeRollout
 
         rollout = EpisodeRollout(config, live)
         return {"dataset": _stream(rollout.specs), "reward_funcs": rollout.reward_funcs(),
                 "rollout_func": rollout, "bind": rollout.bind, "close": rollout.close, "stats": rollout.stats}
 
-    from training.rewards import StepRewarder
-    from training.states import StateGatherer
+    from antrap_gym.training.rewards import StepRewarder
+    from antrap_gym.training.states import StateGatherer
 
     rewarder = StepRewarder(policy_cfg, max_steps=config.env.max_steps)
     gatherer = StateGatherer(tasks=config.tasks(), variants=config.variant_seeds(), stack=config.trap_stack(),

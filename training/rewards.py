@@ -122,7 +122,7 @@ class StepRewarder:
 
     def scratch(self, state: TrainState):
         """A stack of the state's traps (one per distinct stack, reused)."""
-        from antrap_gym.env.registration import make_env
+        from antrap_gym.registration import make_env
 
         key = json.dumps(state.stack, sort_keys=True, default=str) + state.obs_mode
         env = self._scratch.get(key)

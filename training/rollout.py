@@ -28,14 +28,14 @@ from typing import Any
 import numpy as np
 
 from antrap_gym.agents.policy import PolicySession
-from training.workers import RolloutPool, Transition
+from antrap_gym.training.workers import RolloutPool, Transition
 
 SENTINEL = "\u2063ANTRAP\u2063"
 
 
 class EpisodeRollout:
     def __init__(self, config, policy) -> None:
-        from training.config import ConfigError
+        from antrap_gym.training.config import ConfigError
 
         if not policy.text_only:
             raise ConfigError("grpo.granularity episode needs a text policy (policy.observation: text); "

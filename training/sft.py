@@ -23,13 +23,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from training.callbacks import DONE_FILE, FINAL_DIR, MetricsCallback, RunExists, finished, start_run
-from training.config import TrainConfig, configure_torch, quiet_libraries, trainer_kwargs
+from antrap_gym.training.callbacks import (
+    DONE_FILE,
+    FINAL_DIR,
+    MetricsCallback,
+    RunExists,
+    finished,
+    start_run,
+)
+from antrap_gym.training.config import TrainConfig, configure_torch, quiet_libraries, trainer_kwargs
 
 
 def resolve_data(config: TrainConfig, out: Path, console=None) -> list[Path]:
     """The SFT JSONL files: `sft.data`, or the oracle collected into `<out>/data` (reused if there)."""
-    from training.data import DATA_FILE, INFO_FILE, collect_from_config, data_files
+    from antrap_gym.training.data import DATA_FILE, INFO_FILE, collect_from_config, data_files
 
     if config.sft.data:
         return data_files(config.sft.data)
@@ -58,7 +65,7 @@ def build_dataset(paths: list[Path], processing_class, max_length: int | None):
     """`(datasets.Dataset in prompt-completion form, stats)` from SFT JSONL files."""
     import datasets
 
-    from training.data import read_rows
+    from antrap_gym.training.data import read_rows
 
     rows = read_rows(paths)
     if not rows:
@@ -119,8 +126,8 @@ def run_sft(config: TrainConfig, out: str | Path | None = None, resume: bool | N
     from transformers import PrinterCallback, set_seed
     from trl import SFTTrainer
 
-    from training.evaluation import finish_run, save_final
-    from training.tiny import load_policy, policy_path
+    from antrap_gym.training.evaluation import finish_run, save_final
+    from antrap_gym.training.tiny import load_policy, policy_path
 
     console = Console(stderr=True)
     quiet_libraries()

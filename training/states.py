@@ -22,9 +22,9 @@ import numpy as np
 
 from antrap_gym.agents.policy import PolicyConfig, PolicySession, format_completion
 from antrap_gym.env.state import capture
+from antrap_gym.training.rewards import TrainState
+from antrap_gym.training.workers import RolloutPool
 from antrap_gym.traps.solvability import Prover
-from training.rewards import TrainState
-from training.workers import RolloutPool
 
 #: state ids are unique within a process (the rewarder keys states and outcomes by them)
 _SERIAL = itertools.count()

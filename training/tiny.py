@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from antrap_gym.agents.policy import PolicyConfig
 
 if TYPE_CHECKING:
-    from training.config import ModelConfig, TinyConfig, TrainConfig
+    from antrap_gym.training.config import ModelConfig, TinyConfig, TrainConfig
 
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 #: plain added tokens, as Qwen's vocabulary has them (kept when decoding)
@@ -78,8 +78,8 @@ def build_tiny_policy(out_dir: str | Path, tiny_cfg: TinyConfig | None = None,
     import torch
     from transformers import GenerationConfig
 
-    from training.config import TinyConfig
-    from training.data import phone_corpus
+    from antrap_gym.training.config import TinyConfig
+    from antrap_gym.training.data import phone_corpus
 
     tiny = tiny_cfg or TinyConfig()
     policy = policy_cfg or PolicyConfig(observation="text")
@@ -148,7 +148,7 @@ def load_policy(model_cfg: ModelConfig, path: str | Path | None = None):
     import transformers as tf
 
     from antrap_gym.agents.transformers_agent import _is_vlm
-    from training.config import resolve_dtype
+    from antrap_gym.training.config import resolve_dtype
 
     src = path or model_cfg.path
     if src is None:

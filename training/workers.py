@@ -65,7 +65,7 @@ class EnvHost:
 
     def env(self, slot: int) -> gym.Env:
         if slot not in self.envs:
-            from antrap_gym.env.registration import make_env
+            from antrap_gym.registration import make_env
 
             self.envs[slot] = make_env(**self.env_kwargs)
         return self.envs[slot]
@@ -122,7 +122,7 @@ class HostedEnv(gym.Wrapper):
 
 
 def _hosted_env(env_kwargs: dict[str, Any], index: int) -> HostedEnv:
-    from antrap_gym.env.registration import make_env
+    from antrap_gym.registration import make_env
 
     return HostedEnv(make_env(**env_kwargs), index, env_kwargs)
 

@@ -23,8 +23,7 @@ from typing import Any
 from antrap_gym.agents.base import Agent
 from antrap_gym.device.elements import BoundingBox, UIElement, parse_element_lines
 from antrap_gym.env.actions import Action
-from antrap_gym.traps.words import is_destructive
-from tasks.steps import (
+from antrap_gym.tasks.steps import (
     Answer,
     LongPress,
     OpenApp,
@@ -35,6 +34,7 @@ from tasks.steps import (
     Tap,
     TypeText,
 )
+from antrap_gym.traps.words import is_destructive
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 #: labels that close a pop-up without accepting it, most preferred first

@@ -120,7 +120,7 @@ def agent_kwargs(args: argparse.Namespace, name: str) -> dict[str, Any]:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from antrap_gym.cli.output import make_console
+    from antrap_gym.console import make_console
     from antrap_gym.device.adb import device_names
     from antrap_gym.eval import AgentSpec, EvalConfig, ResultsExist, evaluate
     from antrap_gym.eval.store import fresh_run_dir
@@ -165,7 +165,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from antrap_gym.cli.output import make_console
+    from antrap_gym.console import make_console
     from antrap_gym.eval import report
     from antrap_gym.eval.report import ReportError
 

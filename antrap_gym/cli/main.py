@@ -8,11 +8,11 @@ import sys
 
 from rich.table import Table
 
-from antrap_gym.cli.output import add_id_column, guard_stdout, make_console
+from antrap_gym.console import add_id_column, guard_stdout, make_console
 
 
 def _tasks(args: argparse.Namespace) -> int:
-    from tasks import TEMPLATES, get_suite
+    from antrap_gym.tasks import TEMPLATES, get_suite
 
     names = get_suite(args.suite).templates if args.suite else sorted(TEMPLATES)
     rows = []
@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_eval_parser(sub)
 
-    from training.cli import add_training_parsers  # collect, train sft|grpo (torch loads lazily)
+    from antrap_gym.training.cli import add_training_parsers  # collect, train sft|grpo (torch loads lazily)
 
     add_training_parsers(sub)
 

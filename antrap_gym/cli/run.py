@@ -13,9 +13,9 @@ from rich.table import Table
 
 import antrap_gym  # noqa: F401
 from antrap_gym.agents import make_agent
-from antrap_gym.cli.output import add_id_column, make_console
+from antrap_gym.console import add_id_column, make_console
 from antrap_gym.rollout import run_episode
-from tasks import get_suite
+from antrap_gym.tasks import get_suite
 
 
 def main(args: argparse.Namespace) -> int:

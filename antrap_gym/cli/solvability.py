@@ -8,10 +8,10 @@ import json
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from antrap_gym.cli.output import add_id_column, make_console
+from antrap_gym.console import add_id_column, make_console
+from antrap_gym.tasks import get_suite
 from antrap_gym.traps import expand
 from antrap_gym.traps.audit import audit
-from tasks import get_suite
 
 
 def main(args: argparse.Namespace) -> int:

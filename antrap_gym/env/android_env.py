@@ -46,7 +46,7 @@ class AndroidEnv(gym.Env):
         render_mode: str | None = None,
         max_steps: int | None = None,
     ) -> None:
-        from tasks import get_suite, get_template
+        from antrap_gym.tasks import get_suite, get_template
 
         if obs_mode not in ("screenshot", "text"):
             raise ValueError("obs_mode must be 'screenshot' or 'text'")
@@ -102,7 +102,7 @@ class AndroidEnv(gym.Env):
             names = self.suite.templates
             template = names[int(rng.integers(len(names)))]
         if isinstance(template, str):
-            from tasks import get_template
+            from antrap_gym.tasks import get_template
 
             template = get_template(template)
         params = options.get("params")

@@ -141,7 +141,7 @@ class EvalConfig:
         raise KeyError(name)
 
     def episodes(self) -> list[EpisodeSpec]:
-        from tasks import get_suite
+        from antrap_gym.tasks import get_suite
 
         suite = get_suite(self.suite)
         variants = self.variants if self.variants is not None else suite.variants

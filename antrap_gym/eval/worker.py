@@ -21,9 +21,9 @@ from PIL import Image
 
 from antrap_gym.device.protocol import Snapshot
 from antrap_gym.device.sim import SimDevice
-from antrap_gym.env.registration import make_env
 from antrap_gym.eval.errors import INFRASTRUCTURE, error_kind
 from antrap_gym.eval.spec import EpisodeSpec, EvalConfig
+from antrap_gym.registration import make_env
 from antrap_gym.rollout import run_episode
 from antrap_gym.traps.config import Setting
 

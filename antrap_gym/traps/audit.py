@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from antrap_gym.agents.oracle import OracleAgent
-from antrap_gym.env.registration import make_env
+from antrap_gym.registration import make_env
 from antrap_gym.rollout import run_episode
 from antrap_gym.traps.taxonomy import LAYER_OF
 

@@ -24,6 +24,7 @@ from typing import Any
 import gymnasium as gym
 import yaml
 
+from antrap_gym.configs import config_dir
 from antrap_gym.traps.base import BUDGET_FACTOR, check_budget_factor
 from antrap_gym.traps.schedule import TriggerSchedule
 from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS, TRAP_CLASSES, expand
@@ -31,7 +32,7 @@ from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS, TRAP_CLASSES, expand
 SCHEDULE_KEYS = {f for f in TriggerSchedule.__dataclass_fields__ if f != "extra"}
 #: settings every trap takes besides its schedule and its own parameters
 COMMON_KEYS = {"budget_factor"}
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "traps"
+CONFIG_DIR = config_dir("traps")
 
 
 @dataclass(frozen=True)

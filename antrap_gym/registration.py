@@ -6,7 +6,7 @@ from typing import Any
 
 from gymnasium.envs.registration import register, registry
 
-FACTORY = "antrap_gym.env.registration:make_env"
+FACTORY = "antrap_gym.registration:make_env"
 
 
 def make_env(traps: Any = None, verify_solvable: bool = False, budget_factor: float | None = None,

@@ -1,0 +1,55 @@
+"""The layers of DESIGN.md, checked on the code's own imports (ast, no execution):
+data flows down, nothing calls up."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: repository folder -> the package name it installs as
+INSTALLED_AS = {"antrap_gym": "antrap_gym", "tasks": "antrap_gym.tasks", "training": "antrap_gym.training",
+                "configs": "antrap_gym.configs"}
+SOURCES = [p for folder in (*INSTALLED_AS, "tests", "examples", "benchmarks", "docs")
+           for p in sorted((ROOT / folder).rglob("*.py"))]
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every import in a file, relative ones resolved."""
+    tree = ast.parse(path.read_text(), str(path))
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[0] in INSTALLED_AS:
+        parts = INSTALLED_AS[parts[0]].split(".") + parts[1:]
+    package = parts[:-1]  # a module's package; an __init__'s is its own folder
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                out.append((node.lineno, ".".join([*base, node.module] if node.module else base)))
+            else:
+                out.append((node.lineno, node.module or ""))
+    return out
+
+
+def test_nothing_imports_the_generic_top_level_names():
+    """`tasks`, `training` and `configs` install under antrap_gym: an import of the bare
+    name would load a second copy from a source checkout (two template registries), or a
+    user's own folder of that name."""
+    bad = [f"{p.relative_to(ROOT)}:{line} imports {mod}" for p in SOURCES for line, mod in imports(p)
+           if mod.split(".")[0] in ("tasks", "training", "configs")]
+    assert not bad, "\n".join(bad)
+
+
+def test_import_antrap_gym_loads_no_torch():
+    code = ("import sys, antrap_gym, antrap_gym.tasks, antrap_gym.traps, antrap_gym.eval;"
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
