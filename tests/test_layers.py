@@ -30,10 +30,12 @@ def imports(path: Path) -> list[tuple[int, str]]:
             out += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[: len(package) - node.level + 1]
-                out.append((node.lineno, ".".join([*base, node.module] if node.module else base)))
+                parent = package[: len(package) - node.level + 1]
+                base = ".".join([*parent, node.module] if node.module else parent)
             else:
-                out.append((node.lineno, node.module or ""))
+                base = node.module or ""
+            # `from pkg import sub` may import the module pkg.sub: both are recorded
+            out += [(node.lineno, base)] + [(node.lineno, f"{base}.{a.name}") for a in node.names]
     return out
 
 
@@ -53,3 +55,15 @@ def test_import_antrap_gym_loads_no_torch():
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
 
+
+
+def test_the_model_format_and_the_eval_report_import_no_circle():
+    """`parsers` and `policy` share what a reply is made of through `agents.coords`; the
+    report and the runner share the plots and viewer through `eval.artifacts`."""
+    def imported(rel: str) -> set[str]:
+        return {mod for _, mod in imports(ROOT / rel)}
+
+    assert "antrap_gym.agents.policy" not in imported("antrap_gym/agents/parsers.py")
+    assert "antrap_gym.agents.parsers" in imported("antrap_gym/agents/policy.py")
+    assert "antrap_gym.eval.runner" not in imported("antrap_gym/eval/report.py")
+    assert "antrap_gym.eval.report" in imported("antrap_gym/eval/runner.py")

@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from antrap_gym.agents.policy import TOOL_NAME, CoordSpace, ParseError, map_to_device
+from antrap_gym.agents.coords import TOOL_NAME, CoordSpace, ParseError, map_to_device
 from antrap_gym.env.actions import Action, ActionError
 
 MAX_OUTPUT_CHARS = 100_000

@@ -289,7 +289,7 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
     if missing:
         console.print(f"[yellow]{missing} screenshot(s) referenced by the runs were missing")
     summary = write_summary(records, target)
-    from antrap_gym.eval.runner import write_artifacts
+    from antrap_gym.eval.artifacts import write_artifacts
 
     write_artifacts(summary, records, target, console)
     print_table(summary, console)

@@ -16,6 +16,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from antrap_gym.eval.artifacts import write_artifacts
 from antrap_gym.eval.errors import is_infrastructure_error
 from antrap_gym.eval.pool import make_pool
 from antrap_gym.eval.report import print_table, write_summary
@@ -93,21 +94,3 @@ def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: 
         write_artifacts(summary, store.records, out, console)
     print_table(summary, console)
     return summary
-
-
-def write_artifacts(summary: dict[str, Any], records: list[dict[str, Any]], out: Path,
-                    console: Console) -> None:
-    """Plots and the trajectory viewer. A failure here is reported, never allowed to
-    lose a finished run (the episodes and summary are already on disk)."""
-    try:
-        from antrap_gym.eval.plots import write_plots
-
-        write_plots(summary, out)
-    except Exception as e:
-        console.print(f"[yellow]plots skipped: {type(e).__name__}: {e}")
-    try:
-        from antrap_gym.eval.viewer import write_viewer
-
-        write_viewer(records, out)
-    except Exception as e:
-        console.print(f"[yellow]viewer skipped: {type(e).__name__}: {e}")
