@@ -1099,8 +1099,8 @@ def test_trapped_vector_env_runs_async():
 def test_oracle_succeeds_on_at_least_200_trapped_episodes_per_type():
     """The solvability audit: every injection leaves the task solvable (proved on a
     fork) and the oracle finishes >= 99% of trapped episodes, per trap type."""
+    from antrap_gym.eval.audit import audit
     from antrap_gym.tasks import get_suite
-    from antrap_gym.traps.audit import audit
 
     suite = get_suite("antrap")
     episodes = [(t, v) for t in suite.templates for v in range(10)]

@@ -1,19 +1,16 @@
 """The oracle: a privileged, closed-loop agent that grounds a task's semantic
 solution on whatever the screen shows now.
 
-It reads the observation it is given (the serialized elements), plus three
-privileged things: the task's solution steps, the task's success check, and
-the focused package/activity (`dumpsys window`). It dismisses pop-ups that are
-not part of the plan, re-opens the app after being sent away, walks back to
-the right screen after being pushed back, and scrolls to find a target. It is
-the "human" row of the benchmark and the proof that trapped tasks stay solvable.
-
-It never raises (it is also the progress reward of training, run from whatever
-state a policy left): a state its plan has no step for gets what a person would
-do there (clear a search or filter that hides the list, scroll the other way,
-Back, Home, reopen the app), the same action repeated without effect is given up
-for Back or Home, and a fault in its own grounding is recorded in `faults` and
-answered with Back, then Home, then a wait.
+It is the "human" row of the benchmark. The grounding and every recovery (pop-ups
+dismissed, the app reopened, the right screen walked back to, lists scrolled) is
+the solver's (`antrap_gym.tasks.solver`), which the traps' solvability guard runs
+too; this is its adapter to the Agent interface. It hands the solver the
+observation's elements and what only a privileged agent reads off the env: the
+phone, the executed actions and the recorded answer. Every action is checked the
+way the env would take it (`AndroidEnv.check_action`, which parses it with
+`Action.parse`); an action the env would refuse, or a fault anywhere (even an
+`act` before `reset`), is recorded in `faults` and answered with Back, then Home,
+then a wait. `act` never raises.
 """
 
 from __future__ import annotations
@@ -21,512 +18,62 @@ from __future__ import annotations
 from typing import Any
 
 from antrap_gym.agents.base import Agent
-from antrap_gym.device.elements import BoundingBox, UIElement, parse_element_lines
-from antrap_gym.env.actions import Action
-from antrap_gym.tasks.steps import (
-    Answer,
-    LongPress,
-    OpenApp,
-    PressKey,
-    SetChecked,
-    SetSlider,
-    Step,
-    Tap,
-    TypeText,
-)
-from antrap_gym.traps.words import is_destructive
-
-LAUNCHER = "com.google.android.apps.nexuslauncher"
-#: labels that close a pop-up without accepting it, most preferred first
-DISMISS_LABELS = ("close", "close ad", "dismiss", "cancel", "deny", "don't allow", "not now",
-                  "no thanks", "no, thanks", "skip", "later", "got it", "ok", "x", "×")
-MAX_SCROLLS = 12
-#: buttons that leave a form without saving, when leaving it asks
-DISCARD_LABELS = ("discard", "discard changes", "don't save", "leave")
-#: the same action from the same screen this many times more, with no effect: escalate
-STALL_REPEATS = 4
-BACK: dict[str, Any] = {"action_type": "navigate_back"}
-HOME: dict[str, Any] = {"action_type": "navigate_home"}
-#: what a fault inside the oracle is answered with, one after another
-FALLBACKS: tuple[dict[str, Any], ...] = (BACK, HOME, {"action_type": "wait", "seconds": 1})
+from antrap_gym.tasks.solver import Solver
+from antrap_gym.tasks.steps import Step
 
 
 class OracleAgent(Agent):
     name = "oracle"
 
     def __init__(self) -> None:
-        self.plan: list[Step] = []
-        self.ptr = 0
-        self.answered = False
-        self.restarts = 0
-        #: screen, step, directions, direction, count, stuck, progressed, phase, action
-        self._scroll: tuple | None = None
-        self._last_els: list[UIElement] = []
-        self._last_text = ""
-        self._last_screen = ""
-        #: (screen, step, filters) whose list was searched end to end without the target
-        self._exhausted: set[tuple] = set()
-        #: (observation, action, repeats) of the last planned action
-        self._stall: tuple[str, dict[str, Any] | None, int] = ("", None, 0)
-        self._escalations = 0
-        self._gave_up: tuple[str, dict[str, Any]] | None = None
-        #: the screen the last action backed out of, and how often backing out of a
-        #: screen led to a dialog asking to discard changes
-        self._leaving: tuple[str, bool] | None = None  # (screen, it held the plan's typing)
-        self._came_from: tuple[str, bool] | None = None
-        self._discard_asked: dict[tuple[str, str], int] = {}
-        #: faults inside `act` (bugs): each was answered with a fallback action
-        self.faults: list[str] = []
-        self._fault_streak = 0
+        self.env: Any = None
+        self.task: Any = None
+        #: the episode's solver (one without a task before the first reset: it faults)
+        self.solver = Solver(None, (0, 0))
 
     def reset(self, env, obs, info, seed=None) -> None:
         self.env = env.unwrapped
         self.task = self.env.task
-        self.plan = self.task.solution()
-        self.ptr = 0
-        self.answered = False
-        self.restarts = 0
-        self._scroll = None
-        self._last_text = ""
-        self._last_els = []
-        self._last_screen = ""
-        self._exhausted = set()
-        self._stall = ("", None, 0)
-        self._escalations = 0
-        self._gave_up = None
-        self._leaving = self._came_from = None
-        self._discard_asked = {}
-        self.faults = []
-        self._fault_streak = 0
+        self.solver = Solver(self.task, self.env.screen_size)
 
-    # --- the policy --------------------------------------------------------------------
     def act(self, obs: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
-        """The next action; never raises. A fault in the oracle's own reasoning, or an
+        """The next action; never raises. A fault in the solver's reasoning, or an
         action the env would reject, is recorded in `faults` and replaced by a
         harmless recovery (tests assert there are none)."""
+        solver = self.solver
         try:
-            action = self._decide(obs)
-            self._check(action)
-        except Exception as e:  # the contract: an action, whatever happens
-            self.faults.append(f"{type(e).__name__}: {e}")
-            action = FALLBACKS[min(self._fault_streak, len(FALLBACKS) - 1)]
-            self._fault_streak += 1
-            return dict(action)
-        self._fault_streak = 0
-        return action
+            env = self.env
+            elements = obs.get("ui_elements", "")
+            device = env.device
+            history = getattr(env, "history", None) or ()
+            answer = getattr(env, "answer", None)
+            check = env.check_action
+        except Exception as e:  # no env yet, an observation that is not a dict
+            return solver.fallback(e)
+        return solver.act(elements, device, history=history, answer=answer, check=check)
 
-    def _decide(self, obs: dict[str, Any]) -> dict[str, Any]:
-        dev = self.env.device
-        self._restarted = False  # at most one re-grounding of the plan per action
-        self._rewound = False
-        text = obs.get("ui_elements", "") or ""
-        els = parse_element_lines(text)
-        pkg, activity = dev.foreground()
-        screen = self._screen_id(activity, els)
-        apps = set(self.task.apps)
+    # --- the solver's state, as the oracle's ----------------------------------------------
+    @property
+    def plan(self) -> list[Step]:
+        return self.solver.plan
 
-        if pkg not in apps and pkg != LAUNCHER:
-            act = self._elsewhere(pkg, els)
-            self._last_text = text
-            return act
-        if not self.task.answer_task and self.task.is_successful(dev) >= 1.0:
-            return {"action_type": "status", "goal_status": "complete"}
-        if screen != self._last_screen:
-            self._exhausted.clear()  # a list left and come back to is worth a new search
-            self._last_screen = screen
-        self._came_from, self._leaving = self._leaving, None
-        action = self._unstall(text, screen, self._next(els, pkg, activity, screen, text))
-        self._last_text = text
-        self._last_els = els
-        return action
+    @plan.setter
+    def plan(self, steps: list[Step]) -> None:
+        self.solver.plan = steps
 
-    def _check(self, action: dict[str, Any]) -> None:
-        """Raise unless the env would take `action` as it is (well-formed, on the
-        screen, an installed app)."""
-        a = Action.parse(action)
-        if a.x is not None:
-            w, h = self.env.screen_size
-            if not (0 <= a.x < w and 0 <= a.y < h):
-                raise ValueError(f"({a.x}, {a.y}) is off the {w}x{h} screen")
-        if a.action_type == "open_app" and self.env.resolve_app(a.app_name or "") is None:
-            raise ValueError(f"no app named {a.app_name!r}")
+    @property
+    def ptr(self) -> int:
+        return self.solver.ptr
 
-    def _unstall(self, text: str, screen: str, action: dict[str, Any]) -> dict[str, Any]:
-        """The same action from the same screen over and over changes nothing (a
-        step whose effect the oracle cannot see, a plan that no longer fits): back
-        out (Back, Back, Home, ...) until the screen changes, instead of spending the
-        budget on it. A try a trap swallowed (the env executed something else) does
-        not count; an action already given up on this screen gets one retry only."""
-        last_text, last_action, repeats = self._stall
-        if text != last_text or action != last_action:
-            repeats = 0
-        elif self._reached_phone(last_action):  # a swallowed action (a frozen phone) is no try
-            repeats += 1
-        self._stall = (text, action, repeats)
-        limit = 1 if self._gave_up == (screen, action) else STALL_REPEATS
-        if repeats < limit or action["action_type"] in ("status", "answer"):
-            return action
-        # kept: while the screen stays as it is, the next try escalates again
-        self._gave_up = (screen, action)
-        self._escalations += 1
-        self._scroll = None
-        return dict(HOME if self._escalations % 3 == 0 else BACK)
+    @property
+    def answered(self) -> bool:
+        return self.solver.answered
 
-    def _reached_phone(self, action: dict[str, Any]) -> bool:
-        """Whether the env executed `action` last (privileged: its history), and not
-        something a trap put in its place."""
-        history = getattr(self.env, "history", None)
-        if not history:
-            return False
-        try:
-            return history[-1] == Action.parse(action).to_dict()
-        except ValueError:
-            return False
+    @property
+    def restarts(self) -> int:
+        return self.solver.restarts
 
-    def _back_out(self, screen: str, els: list[UIElement]) -> dict[str, Any]:
-        """Leave a screen the plan has no step for. Back, except where leaving a form
-        that holds none of the plan's typing asks to discard changes: Back there
-        cancels and the same form comes back, so the second time, discard."""
-        came_from = self._came_from
-        if came_from is not None and not came_from[1] and "|" in screen:
-            button = next((e for e in els if e.is_clickable and self._touchable(e)
-                           and (e.label or "").strip().casefold() in DISCARD_LABELS), None)
-            if button is not None:
-                key = (came_from[0], screen)
-                self._discard_asked[key] = self._discard_asked.get(key, 0) + 1
-                if self._discard_asked[key] >= 2:
-                    x, y = button.center
-                    return {"action_type": "click", "x": x, "y": y}
-        typed = [s for s in self.plan if isinstance(s, TypeText) and s.text.strip()]
-        self._leaving = (screen, any(self._satisfied(s, els, self.env.device) for s in typed))
-        return dict(BACK)
-
-    def _touchable(self, el: UIElement) -> bool:
-        """A box of some area whose centre is on the screen."""
-        w, h = self.env.screen_size
-        return _visible(el) and 0 <= el.center[0] < w and 0 <= el.center[1] < h
-
-    def _elsewhere(self, pkg: str, els: list[UIElement]) -> dict[str, Any]:
-        """Another window is in front: an app the task does not use is left for the
-        task's (as a person switches apps); anything else is a pop-up to close."""
-        if pkg in self.env.device.app_packages().values():
-            label = self._app_label_of(min(self.ptr, len(self.plan) - 1)) or next(
-                (s.app for s in self.plan if isinstance(s, OpenApp)), "")
-            if label:
-                return {"action_type": "open_app", "app_name": label}
-        return self._dismiss(els)
-
-    def _next(self, els, pkg, activity, screen, text) -> dict[str, Any]:
-        dev = self.env.device
-        n = len(self.plan)
-        k = self.ptr
-        while k < n and self._satisfied(self.plan[k], els, dev):
-            k += 1
-        self.ptr = k
-        if k >= n:
-            if (not self.task.answer_task and not self._restarted
-                    and self.task.is_successful(dev) < 1.0):
-                # every step was taken yet the goal does not hold (an action was lost
-                # or went astray): ground the whole plan again from this screen
-                self._restarted = True
-                self.restarts += 1
-                self.ptr = 0
-                return self._next(els, pkg, activity, screen, text)
-            if self.task.answer_task and not self._answer_holds(dev):
-                # the answer was never given (the oracle's answer was overridden, or a
-                # wrong one came before): give it again
-                j = max((i for i, s in enumerate(self.plan) if isinstance(s, Answer)), default=None)
-                if j is None:
-                    return {"action_type": "wait", "seconds": 1}
-                self.ptr = j
-                return self._next(els, pkg, activity, screen, text)
-            return {"action_type": "status", "goal_status": "complete"}
-        step = self.plan[k]
-        if isinstance(step, OpenApp):
-            if pkg == step.package:
-                self.ptr = k + 1
-                return self._next(els, pkg, activity, screen, text)
-            return {"action_type": "open_app", "app_name": step.app}
-        if isinstance(step, Answer):
-            self.ptr = k + 1
-            self.answered = True
-            return {"action_type": "answer", "text": step.text}
-        if isinstance(step, PressKey):
-            self.ptr = k + 1
-            return _key_action(step.key)
-        app_pkg = self._app_of(k)
-        if app_pkg is not None and pkg != app_pkg:
-            return {"action_type": "open_app", "app_name": self._app_label_of(k)}
-        if self._on(step, activity, screen, els):
-            el = self._target(step, els)
-            if el is not None:
-                self._scroll = None
-                if isinstance(step, (Tap, LongPress, SetSlider)):
-                    self.ptr = k + 1
-                return self._act_on(step, el)
-            # the target lives in a popup that an earlier step opens, or further down a list
-            j = self._earlier_visible(k, activity, screen, els)
-            if j is not None:
-                self.ptr = j + 1
-                return self._act_on(self.plan[j], self._target(self.plan[j], els))
-            unfilter = self._unfilter(els)
-            if unfilter is not None:
-                return unfilter
-            scroll = self._scroll_for(k, screen, els, text)
-            if scroll is not None:
-                return scroll
-            return self._back_out(screen, els)
-        # not on the step's screen: an action did more than expected, or less
-        for j in range(k + 1, n):
-            s = self.plan[j]
-            el = self._target(s, els) if s.screen is not None else None
-            if el is not None and self._on(s, activity, screen, els) and not (
-                    s.requires is None and is_destructive(el.label)):
-                # (a destructive step is not jumped to unless the screen says whose it
-                # is: a "Delete this contact?" the oracle did not open may be anyone's)
-                self.ptr = j
-                return self._next(els, pkg, activity, screen, text)
-        earlier_here = None
-        for j in range(k - 1, -1, -1):
-            s = self.plan[j]
-            if isinstance(s, (OpenApp, Answer, PressKey)) or s.screen is None:
-                continue
-            if self._on(s, activity, screen, els):
-                el = self._target(s, els)
-                if el is not None:
-                    self.ptr = j + 1 if isinstance(s, (Tap, LongPress, SetSlider)) else j
-                    return self._act_on(s, el)
-                if earlier_here is None:
-                    earlier_here = j
-        if earlier_here is not None and not self._rewound:
-            # pushed back to an earlier screen whose target is off-screen: redo from there
-            self._rewound = True
-            self.ptr = earlier_here
-            return self._next(els, pkg, activity, screen, text)
-        return self._back_out(screen, els)
-
-    # --- grounding -------------------------------------------------------------------------
-    @staticmethod
-    def _screen_id(activity: str, els: list[UIElement]) -> str:
-        for el in els:
-            if (el.resource_name or "").endswith("alertTitle") and el.text:
-                return f"{activity}|{el.text}"
-        if any((el.class_name or "").endswith("ListView") for el in els):
-            return f"{activity}|menu"
-        return activity
-
-    @staticmethod
-    def _on(step: Step, activity: str, screen: str, els: list[UIElement]) -> bool:
-        """Whether the phone shows the screen a step belongs to."""
-        if step.requires is not None and step.requires.find(els) is None:
-            return False
-        if step.screen is None:
-            return True
-        want_act, _, want_popup = step.screen.partition("|")
-        act, _, popup = screen.partition("|")
-        if want_act and not (act.endswith(want_act) or act == want_act.lstrip(".")):
-            return False
-        return want_popup == popup if (want_popup or popup) else True
-
-    def _target(self, step: Step, els: list[UIElement]) -> UIElement | None:
-        """The step's target among the elements that can be touched (a box of some
-        area, its centre on the screen)."""
-        target = getattr(step, "target", None)
-        if target is None:
-            return None
-        return target.find([e for e in els if self._touchable(e)])
-
-    def _answer_holds(self, dev) -> bool:
-        """Whether the episode's recorded answer (privileged: the env's) is right."""
-        answer = getattr(self.env, "answer", None)
-        return answer is not None and self.task.is_successful(dev, answer) >= 1.0
-
-    def _unfilter(self, els: list[UIElement]) -> dict[str, Any] | None:
-        """A search query or a filter chip the plan did not set hides the row the
-        step looks for: clear the query, or tap the "All" chip."""
-        typed = {s.text.rstrip() for s in self.plan if isinstance(s, TypeText)}
-        for el in els:
-            if (el.is_editable and el.text and self._touchable(el) and _is_search(el)
-                    and el.text.rstrip() not in typed):
-                x, y = el.center
-                return {"action_type": "input_text", "text": "", "x": x, "y": y,
-                        "clear_text": True}
-        chips = [e for e in els if (e.class_name or "").endswith("Chip") and self._touchable(e)]
-        on = [e for e in chips if e.is_checked]
-        planned = [s.target for s in self.plan if isinstance(s, Tap)]
-        if not on or any(_is_all(e) for e in on) or any(t.matches(e) for e in on for t in planned):
-            return None
-        every = next((e for e in chips if not e.is_checked and _is_all(e)), None)
-        if every is None:
-            return None
-        x, y = every.center
-        return {"action_type": "click", "x": x, "y": y}
-
-    def _satisfied(self, step: Step, els: list[UIElement], dev) -> bool:
-        if step.done is not None:
-            return bool(step.done(dev))
-        if isinstance(step, SetChecked):
-            el = step.target.find(els)
-            return el is not None and el.is_checked == step.checked
-        if isinstance(step, TypeText):
-            el = step.target.find(els)
-            return el is not None and (el.text or "").rstrip() == step.text.rstrip()
-        return False
-
-    def _act_on(self, step: Step, el: UIElement) -> dict[str, Any]:
-        x, y = el.center
-        if isinstance(step, LongPress):
-            return {"action_type": "long_press", "x": x, "y": y}
-        if isinstance(step, TypeText):
-            return {"action_type": "input_text", "text": step.text, "x": x, "y": y,
-                    "clear_text": True}
-        if isinstance(step, SetSlider) and el.bbox_pixels is not None:
-            b = el.bbox_pixels
-            sx = b.x_min + round(step.fraction * (b.width - 1))
-            return {"action_type": "click", "x": sx, "y": y}
-        if isinstance(step, SetChecked) and el.is_checked == step.checked:
-            return {"action_type": "wait", "seconds": 1}
-        return {"action_type": "click", "x": x, "y": y}
-
-    def _earlier_visible(self, k: int, activity: str, screen: str,
-                         els: list[UIElement]) -> int | None:
-        """An earlier tap on this same screen whose target is visible (it opens the
-        popup that holds step k's target)."""
-        want_popup = (self.plan[k].screen or "").partition("|")[2]
-        if not want_popup:
-            return None
-        for j in range(k - 1, -1, -1):
-            s = self.plan[j]
-            if isinstance(s, Tap) and s.screen and self._on(s, activity, screen, els) \
-                    and self._target(s, els) is not None:
-                return j
-        return None
-
-    def _scroll_for(self, k: int, screen: str, els: list[UIElement], text: str) -> dict | None:
-        """Scroll the screen's list towards step k's target: down until the list
-        stops moving, then up, then sideways for chip rows. A scroll that did not
-        move, or moved the wrong way, is retried once before the direction is given
-        up; one that never reached the phone (a trap swallowed or changed it) is not
-        a try. The plan of directions is the screen's own: when the scrollables
-        change (a filter emptied the list), the search starts over."""
-        vertical = [e for e in els if e.is_scrollable and _visible(e)
-                    and e.bbox_pixels.height >= e.bbox_pixels.width * 0.5]
-        horizontal = [e for e in els if e.is_scrollable and _visible(e)
-                      and e.bbox_pixels.height < e.bbox_pixels.width * 0.5]
-        # down and up twice: a frozen or lost scroll can make a list look finished
-        order = (("down", "up", "down", "up") if vertical else ()) + (
-            ("right", "left") if horizontal else ())
-        if not order:
-            self._scroll = None
-            return None
-        searched = (screen, k, _filters(els))
-        if searched in self._exhausted:  # searched end to end already: back out instead
-            return None
-        st = self._scroll
-        if st is None or st[:3] != (screen, k, order):
-            direction, count, stuck, progressed, phase = order[0], 0, 0, False, 0
-        else:
-            direction, count, stuck, progressed, phase = st[3:8]
-            box = _largest(vertical if direction in ("down", "up") else horizontal).bbox_pixels
-            moved = _content_shift(self._last_els, els, direction, box)
-            if not self._reached_phone(st[8]):
-                pass  # lost, frozen or reversed on the way: it says nothing about the list
-            elif moved > 0:
-                stuck, progressed = 0, True
-            elif moved == 0:
-                stuck += 1
-            # moved < 0: the scroll went the other way; just try again
-            if stuck >= 2 or count >= MAX_SCROLLS:
-                phase += 1
-                if phase >= len(order):
-                    self._scroll = None
-                    self._exhausted.add(searched)
-                    return None
-                direction, count, stuck, progressed = order[phase], 0, 0, False
-        cx, cy = _largest(vertical if direction in ("down", "up") else horizontal).center
-        w, h = self.env.screen_size
-        action = {"action_type": "scroll", "direction": direction,
-                  "x": min(max(cx, 0), w - 1), "y": min(max(cy, 0), h - 1)}
-        self._scroll = (screen, k, order, direction, count + 1, stuck, progressed, phase, action)
-        return action
-
-    def _app_of(self, k: int) -> str | None:
-        for j in range(k, -1, -1):
-            if isinstance(self.plan[j], OpenApp):
-                return self.plan[j].package
-        return None
-
-    def _app_label_of(self, k: int) -> str:
-        for j in range(k, -1, -1):
-            if isinstance(self.plan[j], OpenApp):
-                return self.plan[j].app
-        return ""
-
-    def _dismiss(self, els: list[UIElement]) -> dict[str, Any]:
-        """Close a window that is not part of the task (a pop-up, an ad)."""
-        by_label: dict[str, UIElement] = {}
-        for el in els:
-            if not el.is_clickable or not self._touchable(el):
-                continue
-            for label in (el.text, el.content_description):
-                if label:
-                    by_label.setdefault(label.strip().casefold(), el)
-        for want in DISMISS_LABELS:
-            el = by_label.get(want)
-            if el is not None:
-                x, y = el.center
-                return {"action_type": "click", "x": x, "y": y}
-        return {"action_type": "navigate_back"}
-
-
-def _visible(el: UIElement) -> bool:
-    """An element with a box of some area: one that can be touched or scrolled."""
-    b = el.bbox_pixels
-    return b is not None and b.width > 0 and b.height > 0
-
-
-def _is_search(el: UIElement) -> bool:
-    return any("search" in (v or "").casefold() for v in (el.hint_text, el.resource_name))
-
-
-def _is_all(el: UIElement) -> bool:
-    """The chip that filters nothing ("All", "All contacts")."""
-    return (el.label or "").strip().casefold().split(" ")[0] == "all"
-
-
-def _filters(els: list[UIElement]) -> tuple:
-    """What narrows a list without scrolling it: field texts and checked chips."""
-    return tuple(sorted((e.label, e.is_checked) for e in els if e.is_editable or (
-        e.is_checkable and e.is_checked)))
-
-
-def _largest(els: list[UIElement]) -> UIElement:
-    return max(els, key=lambda e: e.bbox_pixels.width * e.bbox_pixels.height)
-
-
-def _content_shift(before: list[UIElement], after: list[UIElement], direction: str,
-                   box: BoundingBox | None = None) -> int:
-    """+1 if the content moved the way a scroll in `direction` moves it, -1 if the
-    other way, 0 if it did not move (judged by labels inside the scrolled box
-    that are present in both)."""
-    axis = 1 if direction in ("down", "up") else 0
-    sign = 1 if direction in ("down", "right") else -1
-
-    def inside(e: UIElement) -> bool:
-        b = e.bbox_pixels
-        return bool(e.label) and b is not None and (box is None or (
-            box.x_min <= b.x_min and b.x_max <= box.x_max and box.y_min <= b.y_min
-            and b.y_max <= box.y_max))
-
-    pos = {(e.label, e.class_name): e.center[axis] for e in before if inside(e)}
-    deltas = [pos[(e.label, e.class_name)] - e.center[axis] for e in after
-              if inside(e) and (e.label, e.class_name) in pos]
-    if not deltas:
-        return 1  # nothing in common: the content moved a whole page
-    shift = sorted(deltas)[len(deltas) // 2] * sign
-    return 1 if shift > 0 else -1 if shift < 0 else 0
-
-
-def _key_action(key: str) -> dict[str, Any]:
-    return {"back": dict(BACK), "home": dict(HOME),
-            "enter": {"action_type": "keyboard_enter"}}.get(key, {"action_type": "wait", "seconds": 1})
+    @property
+    def faults(self) -> list[str]:
+        """Faults inside `act` (bugs), each answered with a fallback action."""
+        return self.solver.faults

@@ -9,9 +9,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from antrap_gym.console import add_id_column, make_console
+from antrap_gym.eval.audit import audit
 from antrap_gym.tasks import get_suite
 from antrap_gym.traps import expand
-from antrap_gym.traps.audit import audit
 
 
 def main(args: argparse.Namespace) -> int:

@@ -8,7 +8,6 @@ action's error); actions are AndroidWorld JSON actions (string, dict or
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import gymnasium as gym
@@ -25,14 +24,21 @@ from antrap_gym.device import (
 )
 from antrap_gym.env.actions import POINT_ACTIONS, Action, ActionError
 from antrap_gym.env.ansi import render_ansi
+from antrap_gym.env.episode import EPISODE_FIELDS, Episode
 from antrap_gym.env.spaces import UnicodeText
 
 ELEMENTS_MAX_CHARS = 1 << 18
 SHORT_TEXT_MAX_CHARS = 1 << 12
+#: actions that may name a point (x, y or index) without needing one
+POINTED_ACTIONS = ("input_text", "scroll", "swipe")
 
 
 class AndroidEnv(gym.Env):
-    """A phone, a task, and the AndroidWorld action space."""
+    """A phone, a task, and the AndroidWorld action space.
+
+    Where the episode is lives in one record, `episode`; its fields read and write
+    as attributes of the env too (`step_count`, `budget`, `trap_events`, `answer`,
+    `history`, ...)."""
 
     metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 2}
 
@@ -75,21 +81,10 @@ class AndroidEnv(gym.Env):
         self.action_space = UnicodeText(4096)
 
         self._boot = None
-        self.task = None
-        self.step_count = 0
-        self.budget = 0
-        self.base_budget = 0
-        self.stolen_steps = 0
-        self.budget_factor = 1.0
-        #: every trap event of the episode, written by trap wrappers (dicts)
-        self.trap_events: list[dict[str, Any]] = []
-        self.answer: str | None = None
-        self.history: list[dict[str, Any]] = []
+        self.episode = Episode()
         self.elements: list[UIElement] = []
         self._elements_text = ""
         self._token: object | None = None
-        self._error = ""
-        self._done = False
         self._reset_error = ""
 
     # --- gymnasium API --------------------------------------------------------------
@@ -115,21 +110,11 @@ class AndroidEnv(gym.Env):
                     self.device.restore(self._boot)
             else:
                 self.device.restore(self._boot)
-            self.task = template(params)
-            self.task.setup(self.device)
+            task = template(params)
+            task.setup(self.device)
         except DeviceError as e:
             raise self._reset_failed(e, template, "") from e
-        self.step_count = 0
-        self.base_budget = self.max_steps_override or self.task.max_steps
-        self.stolen_steps = 0
-        self.budget_factor = 1.0
-        self.budget = self.base_budget
-        self.trap_events = []
-        self.answer = None
-        self.history = []
-        self._error = ""
-        self._token = None
-        self._done = False
+        self.resume(Episode.start(task, self.max_steps_override or task.max_steps))
         self._reset_error = ""
         try:
             obs = self.observe()
@@ -140,8 +125,7 @@ class AndroidEnv(gym.Env):
     def _reset_failed(self, e: DeviceError, template: Any, stage: str) -> DeviceError:
         """A device fault during reset: there is no episode to truncate, so reset raises
         an error of the same type saying so; step() refuses to run until a reset works."""
-        self.task = None
-        self._done = True
+        self.episode = Episode(done=True)
         self._reset_error = f"{type(e).__name__}: {e}"
         message = f"reset failed ({getattr(template, '__name__', template)}): {stage}{e}"
         try:
@@ -150,12 +134,13 @@ class AndroidEnv(gym.Env):
             return DeviceError(message)
 
     def step(self, action: Any):
-        if self.task is None:
+        ep = self.episode
+        if ep.task is None:
             if self._reset_error:
                 raise RuntimeError(f"the last reset() failed ({self._reset_error}); call reset() again")
             raise RuntimeError("call reset() before step()")
-        self.step_count += 1
-        self._error = ""
+        ep.step_count += 1
+        ep.last_action_error = ""
         terminated = False
         info_extra: dict[str, Any] = {}
         stage = "action"
@@ -163,25 +148,25 @@ class AndroidEnv(gym.Env):
         try:
             try:
                 act = Action.parse(action)
-                if self._done:
+                if ep.done:
                     raise ActionError("the episode is over; call reset()")
                 terminated = self._execute(act)
                 as_dict = act.to_dict()
-                self.history.append(as_dict)
+                ep.history.append(as_dict)
                 info_extra["action"] = as_dict
             except ActionError as e:
-                self._error = str(e)
+                ep.last_action_error = str(e)
                 info_extra["action"] = None
-            truncated = not terminated and self.step_count >= self.budget
+            truncated = not terminated and ep.step_count >= ep.budget
             stage = "observation"
             obs = self.observe()
             info = self._info()
             info.update(info_extra)
             reward = 0.0
             if terminated or truncated:
-                self._done = True
+                ep.done = True
                 stage = "success check"
-                reward = float(self.task.is_successful(self.device, self.answer))
+                reward = float(ep.task.is_successful(self.device, ep.answer))
                 info["success"] = reward
             return obs, reward, terminated, truncated, info
         except DeviceError as e:
@@ -193,7 +178,7 @@ class AndroidEnv(gym.Env):
         info["error"] (and where it happened in info["error_stage"]). The observation is
         the one read this step if there was one; a lost phone, or one that just failed to
         be observed, is not read again."""
-        self._done = True
+        self.episode.done = True
         if obs is None:
             if stage == "action" and not isinstance(e, DeviceLostError):
                 obs = self._safe_observe()
@@ -215,21 +200,39 @@ class AndroidEnv(gym.Env):
             self.device.close()
         super().close()
 
+    # --- the episode record ----------------------------------------------------------------
+    def resume(self, episode: Episode) -> None:
+        """Make `episode` this env's episode, on the phone as it is now (after a reset's
+        set-up, or a device restore: a captured stack, a fork of another env's phone)."""
+        self.episode = episode
+        self._token = None  # the phone changed under the cached observation
+
     # --- budget (trap wrappers extend it) -----------------------------------------------
     def set_budget_factor(self, factor: float) -> None:
         """Scale the episode's budget (AnTrap extends trapped episodes x1.15)."""
-        self.budget_factor = max(self.budget_factor, float(factor))
-        self._rebudget()
+        self.episode.set_budget_factor(factor)
 
     def add_stolen_steps(self, n: int) -> None:
         """Give back steps a trap took from the agent (deadlocked or hijacked steps)."""
-        self.stolen_steps += int(n)
-        self._rebudget()
-
-    def _rebudget(self) -> None:
-        self.budget = math.ceil((self.base_budget + self.stolen_steps) * self.budget_factor - 1e-9)
+        self.episode.add_stolen_steps(n)
 
     # --- actions ---------------------------------------------------------------------
+    def check_action(self, action: Any) -> Action:
+        """`action` as this env takes it, or an `ActionError` saying why it would refuse
+        it before touching the phone: malformed, a point off the screen or an element
+        index out of range, an app that is not installed. The phone is not touched."""
+        a = Action.parse(action)
+        t = a.action_type
+        if t in POINT_ACTIONS or (t in POINTED_ACTIONS and (a.x is not None or a.index is not None)):
+            self.point_of(a)
+        if t == "swipe" and a.x2 is not None:
+            w, h = self.screen_size
+            if not (0 <= a.x2 < w and 0 <= a.y2 < h):
+                raise ActionError(f"end point ({a.x2:g}, {a.y2:g}) is outside the {w}x{h} screen")
+        if t == "open_app" and self.resolve_app(a.app_name or "") is None:
+            raise ActionError(f"no app named {(a.app_name or '')[:60]!r}")
+        return a
+
     def point_of(self, act: Action) -> tuple[int, int]:
         """Resolve an action's target to device pixels (index or x, y), checked."""
         w, h = self.screen_size
@@ -297,13 +300,13 @@ class AndroidEnv(gym.Env):
         elif t == "wait":
             dev.wait(a.seconds if a.seconds is not None else 2.0)
         elif t == "answer":
-            self.answer = a.text
+            self.episode.answer = a.text
         elif t == "status":
-            if a.text and a.text.strip() and self.answer is None:
+            if a.text and a.text.strip() and self.episode.answer is None:
                 # A finishing action that carries the answer (AndroidLab finish(message=...),
                 # UI-TARS finished(content=...)): the answer reaches the task's check. An
                 # explicit `answer` given earlier wins over a closing remark.
-                self.answer = a.text
+                self.episode.answer = a.text
             return True
         return False
 
@@ -343,10 +346,11 @@ class AndroidEnv(gym.Env):
             self.elements = self.device.ui_elements()
             self._elements_text = serialize_elements(self.elements)
             self._token = token
+        ep = self.episode
         obs: dict[str, Any] = {
             "ui_elements": self._elements_text,
-            "goal": self.task.goal if self.task else "",
-            "last_action_error": self._error,
+            "goal": ep.task.goal if ep.task else "",
+            "last_action_error": ep.last_action_error,
         }
         if self.obs_mode == "screenshot":
             # a fresh array per step: users keep observations (Gymnasium's contract)
@@ -362,21 +366,39 @@ class AndroidEnv(gym.Env):
     def _blank_observation(self) -> dict[str, Any]:
         """What the agent sees of a phone that cannot be read: no elements, a black screen."""
         w, h = self.screen_size
-        obs: dict[str, Any] = {"ui_elements": "", "goal": self.task.goal if self.task else "",
-                               "last_action_error": self._error}
+        ep = self.episode
+        obs: dict[str, Any] = {"ui_elements": "", "goal": ep.task.goal if ep.task else "",
+                               "last_action_error": ep.last_action_error}
         if self.obs_mode == "screenshot":
             obs["screenshot"] = np.zeros((h, w, 3), np.uint8)
         return obs
 
     def _info(self) -> dict[str, Any]:
-        t = self.task
+        ep = self.episode
+        t = ep.task
         return {
             "task": t.task_id() if t else None,
             "goal": t.goal if t else None,
             "params": dict(t.params) if t else {},
-            "step": self.step_count,
-            "budget": self.budget,
-            "answer": self.answer,
-            "traps": self.trap_events,
-            "last_action_error": self._error,
+            "step": ep.step_count,
+            "budget": ep.budget,
+            "answer": ep.answer,
+            "traps": ep.trap_events,
+            "last_action_error": ep.last_action_error,
         }
+
+
+def _episode_attribute(name: str) -> property:
+    """`env.<name>` reads and writes `env.episode.<name>`."""
+
+    def get(self: AndroidEnv) -> Any:
+        return getattr(self.episode, name)
+
+    def put(self: AndroidEnv, value: Any) -> None:
+        setattr(self.episode, name, value)
+
+    return property(get, put, doc=f"The episode record's `{name}` (`episode.{name}`).")
+
+
+for _name in EPISODE_FIELDS:
+    setattr(AndroidEnv, _name, _episode_attribute(_name))

@@ -16,10 +16,8 @@ from typing import Any
 import gymnasium as gym
 
 from antrap_gym.device import Snapshot
+from antrap_gym.env.episode import Episode
 
-#: bookkeeping of AndroidEnv that defines "where the episode is"
-ENV_FIELDS = ("task", "step_count", "base_budget", "stolen_steps", "budget_factor", "budget",
-              "answer", "history", "trap_events", "_error", "_done")
 #: wrapper attributes that are wiring, not state
 SKIP = {"env", "base", "_prover", "_action_space", "_observation_space", "_metadata",
         "_cached_spec", "_np_random", "_np_random_seed"}
@@ -28,7 +26,7 @@ SKIP = {"env", "base", "_prover", "_action_space", "_observation_space", "_metad
 @dataclass
 class StackState:
     device: Snapshot
-    env: dict[str, Any]
+    episode: Episode  # the env's episode record
     traps: list[tuple[str, dict[str, Any]]]  # (wrapper class name, its state), outermost first
 
 
@@ -44,14 +42,13 @@ def wrappers(env: gym.Env) -> list[gym.Env]:
 def capture(env: gym.Env) -> StackState:
     base = env.unwrapped
     memo: dict[int, Any] = {}  # one memo: events shared by the env and the traps stay shared
-    env_state = {k: copy.deepcopy(getattr(base, k), memo) for k in ENV_FIELDS if k != "task"}
-    env_state["task"] = base.task  # immutable parameters: share, don't copy
+    episode = base.episode.copy(memo)
     traps = []
     for w in wrappers(env):
         if hasattr(w, "trap_type"):
             state = {k: copy.deepcopy(v, memo) for k, v in w.__dict__.items() if k not in SKIP}
             traps.append((type(w).__name__, state))
-    return StackState(base.device.snapshot(), env_state, traps)
+    return StackState(base.device.snapshot(), episode, traps)
 
 
 def restore(env: gym.Env, state: StackState) -> dict[str, Any]:
@@ -59,9 +56,7 @@ def restore(env: gym.Env, state: StackState) -> dict[str, Any]:
     base = env.unwrapped
     base.device.restore(state.device)
     memo: dict[int, Any] = {}
-    for k, v in state.env.items():
-        setattr(base, k, v if k == "task" else copy.deepcopy(v, memo))
-    base._token = None
+    base.resume(state.episode.copy(memo))
     traps = [w for w in wrappers(env) if hasattr(w, "trap_type")]
     if [type(w).__name__ for w in traps] != [name for name, _ in state.traps]:
         raise ValueError("the stack's traps differ from the captured state's: "

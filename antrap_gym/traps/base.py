@@ -426,9 +426,10 @@ class TrapWrapper(gym.Wrapper):
         """End the step truncated, as the env does when the agent's action meets a
         dead device: the reason in `info["error"]`, no reward, the episode over."""
         base = self.base
-        if base.step_count == counted:  # the fault came before the env counted the step
-            base.step_count += 1
-        base._done = True
+        episode = base.episode
+        if episode.step_count == counted:  # the fault came before the env counted the step
+            episode.step_count += 1
+        episode.done = True
         self.t = t + 1
         for event, *_ in self._pending:
             event["recovered"] = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from antrap_gym.device.elements import BoundingBox
+from antrap_gym.tasks.solver import Solver
 from antrap_gym.traps import repaint, view
 from antrap_gym.traps.base import TrapWrapper
 from antrap_gym.traps.schedule import TriggerSchedule
@@ -100,16 +101,12 @@ class VisualObscuration(TrapWrapper):
         return (x0, y0, x0 + rw, y0 + rh), "region", "region"
 
     def _key_element(self, obs: dict[str, Any], shown: list) -> BoundingBox | None:
-        """Where the oracle would touch next on the screen as shown."""
-        from antrap_gym.agents.oracle import OracleAgent
-
+        """Where the oracle would touch next on the screen as shown (the solver's
+        next action; it never raises, a fault gives an action without a point)."""
         base = self.base
-        oracle = OracleAgent()
-        oracle.reset(base, {}, {})
-        try:
-            act = oracle.act(obs, {})
-        except Exception:  # the oracle is a guide here, never a failure
-            return None
+        act = Solver(base.task, base.screen_size).act(
+            obs.get("ui_elements", ""), base.device, history=base.history, answer=base.answer,
+            check=base.check_action)
         if "x" not in act:
             return None
         hits = [e for e in shown if e.bbox_pixels is not None

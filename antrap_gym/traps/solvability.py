@@ -1,11 +1,12 @@
 """The oracle as a measuring stick: is the task still solvable from here, and
 in how many steps?
 
-On the simulated phone the whole state forks in microseconds; the oracle plays
-the task to the end on a scratch copy and the episode itself is untouched.
-`distance` is what recovery is measured with: an agent has recovered from a
-trap when the oracle needs no more steps from its state than it needed just
-before the trap.
+On a deterministic phone (the simulated one) the whole state forks in
+microseconds; the solver (`antrap_gym.tasks.solver`, what the oracle agent plays
+by) plays the task to the end on a scratch copy and the episode itself is
+untouched. `distance` is what recovery is measured with: an agent has recovered
+from a trap when the oracle needs no more steps from its state than it needed
+just before the trap.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from antrap_gym.env.episode import Episode
+from antrap_gym.tasks.solver import Solver
 
 if TYPE_CHECKING:
     from antrap_gym.env.android_env import AndroidEnv
@@ -23,9 +27,28 @@ SLACK = 10
 MEMO_SIZE = 512
 
 
-def _state_bytes(snap) -> bytes:
-    blob, dbs = snap.payload
-    return blob + b"".join(dbs[k] for k in sorted(dbs))
+def _digest(payload: Any, h: Any = None) -> bytes:
+    """A digest of a snapshot's payload, opaque as the Device protocol leaves it: bytes,
+    strings, numbers and containers of them (dicts in key order); anything else by repr."""
+    top = h is None
+    h = hashlib.blake2b(digest_size=16) if top else h
+    if isinstance(payload, bytes | bytearray | memoryview):
+        h.update(b"b%d:" % len(payload))
+        h.update(payload)
+    elif isinstance(payload, dict):
+        h.update(b"d%d:" % len(payload))
+        for k in sorted(payload, key=repr):
+            _digest(k, h)
+            _digest(payload[k], h)
+    elif isinstance(payload, list | tuple):
+        h.update(b"l%d:" % len(payload))
+        for v in payload:
+            _digest(v, h)
+    else:
+        r = repr(payload).encode()
+        h.update(b"r%d:" % len(r))
+        h.update(r)
+    return h.digest() if top else b""
 
 
 class Prover:
@@ -38,18 +61,17 @@ class Prover:
 
     @staticmethod
     def available(env: AndroidEnv) -> bool:
-        from antrap_gym.device.sim import SimDevice
-
-        return isinstance(env.device, SimDevice)
+        """Forking needs a phone whose snapshots restore exactly (the simulated one)."""
+        return bool(getattr(env.device, "deterministic", False))
 
     def distance(self, env: AndroidEnv, first_action: dict | None = None) -> int | None:
         """Oracle steps to success from `env`'s current state (after `first_action`,
         when given, is executed on the fork); None if the oracle fails."""
 
         if not self.available(env):
-            raise RuntimeError("forking needs the simulated phone")
+            raise RuntimeError("forking needs a deterministic phone (the simulated one)")
         snap = env.device.snapshot()
-        key = (id(env.task), hashlib.blake2b(_state_bytes(snap), digest_size=16).digest(),
+        key = (id(env.task), snap.backend, _digest(snap.payload),
                json.dumps(first_action, sort_keys=True, default=str), env.answer)
         if key in self._memo:
             self._memo.move_to_end(key)
@@ -61,19 +83,17 @@ class Prover:
         return d
 
     def _distance(self, env: AndroidEnv, snap, first_action: dict | None) -> int | None:
-        from antrap_gym.agents.oracle import OracleAgent
-
         fork = self._fork(env, snap)
         if first_action is not None:
             _, _, terminated, truncated, _ = fork.step(first_action)
             if terminated or truncated:
                 return None
-        agent = OracleAgent()
+        solver = Solver(fork.task, fork.screen_size)
         obs = fork.observe()
-        agent.reset(fork, obs, {})
-        info: dict = {}
         for n in range(1, fork.budget + 1):
-            obs, reward, terminated, truncated, info = fork.step(agent.act(obs, info))
+            action = solver.act(obs["ui_elements"], fork.device, history=fork.history,
+                                answer=fork.answer, check=fork.check_action)
+            obs, reward, terminated, truncated, info = fork.step(action)
             if terminated or truncated:
                 ok = float(info.get("success", reward)) >= 1.0
                 # the final `status` step is bookkeeping, not work on the phone
@@ -85,18 +105,12 @@ class Prover:
 
         w, h = env.screen_size
         scratch = self._scratch
-        if scratch is None or scratch.screen_size != (w, h):
-            scratch = self._scratch = Env(task=type(env.task), obs_mode="text", screen_size=(w, h))
+        if (scratch is None or scratch.screen_size != (w, h)
+                or scratch.device.backend != snap.backend):
+            scratch = self._scratch = Env(device=snap.backend, obs_mode="text", screen_size=(w, h))
         scratch.device.restore(snap)
-        scratch.task = env.task
-        scratch.step_count = 0
-        scratch.base_budget = scratch.budget = env.task.max_steps + SLACK
-        scratch.stolen_steps, scratch.budget_factor = 0, 1.0
-        scratch.trap_events = []
-        scratch.answer = env.answer
-        scratch._done = False
-        scratch._token = None
-        scratch._error = ""
+        # a fresh episode with the answer given so far (no traps, no history)
+        scratch.resume(Episode.start(env.task, env.task.max_steps + SLACK, answer=env.answer))
         return scratch
 
 

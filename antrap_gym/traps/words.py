@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from antrap_gym.tasks.labels import DESTRUCTIVE_WORDS, is_destructive  # noqa: F401  (shared with the solver)
 
 #: label -> its opposite (both directions are used), at least 30 pairs
 ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
@@ -24,15 +24,6 @@ for _a, _b in ANTONYM_PAIRS:
     ANTONYMS.setdefault(_a.casefold(), _b)
     ANTONYMS.setdefault(_b.casefold(), _a)
 
-#: a label containing one of these words is never a deviation target
-DESTRUCTIVE_WORDS = (
-    "delete", "remove", "clear", "discard", "uninstall", "reset", "erase", "wipe", "format",
-    "force stop", "sign out", "log out", "logout", "block", "unpair", "forget", "revoke",
-    "close app", "trash", "drop", "destroy",
-)
-_DESTRUCTIVE = re.compile(r"\b(" + "|".join(re.escape(w) for w in DESTRUCTIVE_WORDS) + r")\b",
-                          re.IGNORECASE)
-
 
 def antonym(label: str | None) -> str | None:
     """The opposite of a whole label, keeping its capitalisation style."""
@@ -46,10 +37,6 @@ def antonym(label: str | None) -> str | None:
     if label[:1].islower():
         return opp.lower()
     return opp
-
-
-def is_destructive(label: str | None) -> bool:
-    return bool(label) and _DESTRUCTIVE.search(label) is not None
 
 
 # --- pop-up content (external interruption) -----------------------------------------------

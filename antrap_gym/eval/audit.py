@@ -2,6 +2,7 @@
 
 For each trap type, the oracle plays every (template, variant) of a suite
 with that trap, the solvability guard forking the phone after each injection.
+It runs episodes with an agent, so it lives with the evaluation harness.
 """
 
 from __future__ import annotations
