@@ -1,9 +1,10 @@
 """The simulated phone: state, windows, input dispatch, navigation, snapshots.
 
-All mutable state that matters lives in `PhoneState` (pickled) and the
-content providers' SQLite databases (serialized), so a snapshot is one value
-and restoring it is exact. Views are derived from state and rebuilt lazily,
-once per revision.
+All mutable state that matters lives in `PhoneState` (pickled) and the apps'
+SQLite databases (serialized), so a snapshot is one value and restoring it is
+exact. Views are derived from state and rebuilt lazily, once per revision.
+The phone knows no app by name: it installs what `apps.default_apps()` lists
+and makes each app's databases and providers (`App.storage`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from antrap_gym.device.sim import ime
 from antrap_gym.device.sim import system_ui as sysui
 from antrap_gym.device.sim.apps import default_apps
 from antrap_gym.device.sim.apps.base import Activity, App
-from antrap_gym.device.sim.storage.contacts import ContactsProvider
 from antrap_gym.device.sim.storage.content import ContentProvider
-from antrap_gym.device.sim.storage.files import FileSystem
+from antrap_gym.device.sim.storage.files import FileSystem, Mounts
 from antrap_gym.device.sim.storage.settings import STREAM_MUSIC, STREAMS, SettingsStore
+from antrap_gym.device.sim.storage.sqlite import SqliteStore
 from antrap_gym.device.sim.toolkit.builder import SP_BODY, UI, build_popup
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 from antrap_gym.device.sim.toolkit.views import View, hit_test
@@ -95,11 +96,17 @@ class Phone:
         self.status_h = round(42 * self.density)
         self.nav_h = round(48 * self.density)
         self.apps: dict[str, type[App]] = {a.package: a for a in (apps or default_apps())}
-        self.providers: dict[str, ContentProvider] = {
-            ContactsProvider.authority: ContactsProvider(),
-        }
+        #: every app's databases by file path, and the content providers among them
+        self.databases: dict[str, SqliteStore] = {}
+        self.providers: dict[str, ContentProvider] = {}
+        #: the databases as read-only files of the file system (`cat`, `adb pull`)
+        self._mounts = Mounts()
+        for app in self.apps.values():
+            for store_cls in app.storage:
+                self._add_store(store_cls())
         self.state = PhoneState(BOOT_EPOCH_MS, SettingsStore(), FileSystem(BOOT_EPOCH_MS // 1000),
                                 WindowState())
+        self.state.fs.mounts = self._mounts
         self.revision = 0
         self._built_rev = -1
         self._windows: list[Window] = []
@@ -142,10 +149,6 @@ class Phone:
         return self.state.clock_ms // 1000
 
     @property
-    def contacts(self) -> ContactsProvider:
-        return self.providers[ContactsProvider.authority]  # type: ignore[return-value]
-
-    @property
     def dark(self) -> bool:
         return self.settings.get("secure", "ui_night_mode") == "2"
 
@@ -160,18 +163,30 @@ class Phone:
     def request_relayout(self) -> None:
         self._relayout = True
 
+    def _add_store(self, store: SqliteStore) -> None:
+        if store.path in self.databases:
+            raise ValueError(f"two apps declare the database {store.path}")
+        self.databases[store.path] = store
+        self._mounts.add(store.path, store.dump, BOOT_EPOCH_MS // 1000)
+        if isinstance(store, ContentProvider) and store.authority:
+            if store.authority in self.providers:
+                raise ValueError(f"two apps declare the provider {store.authority}")
+            self.providers[store.authority] = store
+
     # --- snapshots ---------------------------------------------------------------
     def snapshot(self) -> tuple[bytes, dict[str, bytes]]:
+        """(the pickled `PhoneState`, every database's file bytes by path)."""
         return (
             pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL),
-            {k: p.dump() for k, p in self.providers.items()},
+            {path: db.dump() for path, db in self.databases.items()},
         )
 
     def restore(self, snap: tuple[bytes, dict[str, bytes]]) -> None:
         blob, dbs = snap
         self.state = pickle.loads(blob)
-        for k, data in dbs.items():
-            self.providers[k].load(data)
+        self.state.fs.mounts = self._mounts
+        for path, data in dbs.items():
+            self.databases[path].load(data)
         self.changed()
 
     # --- geometry -------------------------------------------------------------

@@ -1,14 +1,19 @@
-"""What an app is to the simulated phone: a package with activities.
+"""What an app is to the simulated phone: a package with activities, storage and intents.
 
-An activity keeps only plain, picklable UI state (scroll offsets, field
-values, cursor, an open dialog); persistent data lives in the phone's storage
-(settings, content providers, files). `build` turns state into views.
+An app is one Python package under `apps/` (screens, storage, providers, its
+`App` class) registered once in `apps/__init__.py`. An activity keeps only
+plain, picklable UI state (scroll offsets, field values, cursor, an open
+dialog); persistent data lives in the phone's storage: system-wide (settings,
+files under /sdcard) or the app's own databases and providers (`App.storage`).
+`build` turns state into views.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from antrap_gym.device.sim.storage.sqlite import SqliteStore
 from antrap_gym.device.sim.toolkit.popups import Dialog, Menu
 
 if TYPE_CHECKING:
@@ -67,21 +72,45 @@ class Activity:
 
 
 class App:
-    """An installed package: its label, launcher icon and activities."""
+    """An installed package: its launcher entry, activities, intents and storage."""
 
     package: ClassVar[str] = ""
+    #: the versionName `dumpsys package` would report
+    version: ClassVar[str] = ""
+    # --- the launcher entry ---------------------------------------------------------
     label: ClassVar[str] = ""
+    #: the round icon's colour, and what it shows (the label's first letter when empty)
     icon_color: ClassVar[tuple[int, int, int]] = (90, 90, 90)
     icon_glyph: ClassVar[str] = ""
+    #: shown in the launcher's app drawer
+    launchable: ClassVar[bool] = True
+    #: its place among the icons pinned to the home screen (lower first); None: after
+    #: them, in label order
+    home_position: ClassVar[int | None] = None
+    # --- activities and intents -------------------------------------------------------
     main: ClassVar[type[Activity]]
     #: every activity `am start -n` can name, keyed by component short name
     activities: ClassVar[tuple[type[Activity], ...]] = ()
-    #: shown in the launcher's app drawer
-    launchable: ClassVar[bool] = True
+    #: intent actions `am start -a` resolves to this app: action -> activity name
+    #: (None: the main activity)
+    intents: ClassVar[Mapping[str, str | None]] = {}
+    # --- storage ------------------------------------------------------------------------
+    #: the app's databases (`SqliteStore`; a `ContentProvider` is one that also answers
+    #: `content://`): the phone makes one of each and serves it at its `path`
+    storage: ClassVar[tuple[type[SqliteStore], ...]] = ()
 
     @classmethod
     def install(cls, phone: Phone) -> None:
         """Create the app's default files/data on a fresh phone."""
+
+    @classmethod
+    def clear_data(cls, phone: Phone) -> None:
+        """`pm clear`: the databases under the app's own data folder
+        (`/data/data/<package>/`) back to a fresh install's."""
+        prefix = f"/data/data/{cls.package}/"
+        for path, store in phone.databases.items():
+            if path.startswith(prefix):
+                store.reset()
 
     @classmethod
     def activity_named(cls, name: str) -> type[Activity] | None:

@@ -107,7 +107,8 @@ def paint(phone: Phone, out: np.ndarray | None = None) -> np.ndarray:
         frame = out
         np.copyto(frame, bg)
     p = Painter(frame, th, phone.density,
-                {pkg: app.icon_color for pkg, app in phone.apps.items()})
+                {pkg: app.icon_color for pkg, app in phone.apps.items()},
+                {pkg: app.icon_glyph for pkg, app in phone.apps.items() if app.icon_glyph})
     for win in phone.windows():
         bg: Color | None = th.bg
         p.on_dark = False
@@ -139,8 +140,11 @@ class Painter:
     None when unknown) and returns the colour its children sit on."""
 
     def __init__(self, frame: np.ndarray, theme: Theme, density: float,
-                 app_colors: dict[str, Color]) -> None:
+                 app_colors: dict[str, Color], app_glyphs: dict[str, str] | None = None) -> None:
+        #: each app's launcher icon, by package: its colour, and the glyph on it when
+        #: it is not the label's first letter
         self.app_colors = app_colors
+        self.app_glyphs = app_glyphs or {}
         self.f = frame
         self.t = theme
         self.d = density
@@ -484,7 +488,8 @@ class Painter:
         r = (cx - s // 2, y0 + self.dp(8), cx + s // 2, y0 + self.dp(8) + s)
         color = self._app_color(v.icon)
         cv.rounded(self.f, r, s // 2, color, clip, bg)
-        self.line((v.text or "?")[:1], r, round(24 * self.d), (255, 255, 255), clip, color,
+        glyph = self.app_glyphs.get(v.icon or "") or (v.text or "?")[:1]
+        self.line(glyph, r, round(24 * self.d), (255, 255, 255), clip, color,
                   align="center", bold=True)
         fg = (255, 255, 255) if self.on_dark else self.t.on_surface
         label = txt.ellipsize(v.text or "", round(12 * self.d), x1 - x0)

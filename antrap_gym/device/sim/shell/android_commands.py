@@ -13,8 +13,10 @@ from antrap_gym.device.sim.phone import keycode_of
 from antrap_gym.device.sim.shell.interpreter import Output, Shell, command
 from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.storage.content import ContentError, format_rows, parse_bind
+from antrap_gym.device.sim.storage.files import normalize
 from antrap_gym.device.sim.storage.props import DEFAULT_PROPS
 from antrap_gym.device.sim.storage.settings import NAMESPACES, STREAMS
+from antrap_gym.device.sim.storage.sqlite import SqlError
 from antrap_gym.device.sim.wm import LAUNCHER
 
 ADB_KEYBOARD = "com.android.adbkeyboard/.AdbIME"
@@ -23,18 +25,8 @@ GBOARD = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.Lat
 #: the defaults `getprop` reports (a phone's `prop_overrides` win)
 PROPS = DEFAULT_PROPS
 
-_S = "com.android.settings"
-INTENT_ACTIONS = {
-    "android.settings.SETTINGS": (_S, None),
-    "android.settings.WIFI_SETTINGS": (_S, ".Settings$NetworkProviderSettingsActivity"),
-    "android.settings.BLUETOOTH_SETTINGS": (_S, ".Settings$BluetoothDashboardActivity"),
-    "android.settings.DISPLAY_SETTINGS": (_S, ".Settings$DisplaySettingsActivity"),
-    "android.settings.SOUND_SETTINGS": (_S, ".Settings$SoundSettingsActivity"),
-    "android.settings.AIRPLANE_MODE_SETTINGS": (_S, ".Settings$NetworkDashboardActivity"),
-    "android.settings.DEVICE_INFO_SETTINGS": (_S, ".Settings$MyDeviceInfoActivity"),
-    "android.settings.LOCATION_SOURCE_SETTINGS": (_S, ".Settings$LocationSettingsActivity"),
-    "android.intent.action.MAIN": (None, None),
-}
+#: the action that names no activity: `am start -a android.intent.action.MAIN -p PKG`
+ACTION_MAIN = "android.intent.action.MAIN"
 
 IME_ACTION_INPUT = {"ADB_INPUT_TEXT", "ADB_INPUT_B64"}
 
@@ -164,12 +156,13 @@ def am(sh: Shell, args: list[str], stdin: bytes) -> Output:
                 phone.force_stop(pkg)
             err = phone.launch(pkg, act)
             shown = f"cmp={comp}"
-        elif opts.get("-a") in INTENT_ACTIONS:
-            pkg, act = INTENT_ACTIONS[opts["-a"]]
-            if pkg is None:
-                pkg = opts.get("-p")
+        elif opts.get("-a") == ACTION_MAIN or _intent_target(phone, opts.get("-a")):
+            if opts["-a"] == ACTION_MAIN:
+                pkg, act = opts.get("-p"), None
                 if pkg is None:
                     return b"", "Error: Activity not started, unable to resolve Intent\n", 1
+            else:
+                pkg, act = _intent_target(phone, opts["-a"])  # type: ignore[misc]
             err = phone.launch(pkg, act)
             shown = f"act={opts['-a']}"
         elif opts.get("-p"):
@@ -193,6 +186,14 @@ def am(sh: Shell, args: list[str], stdin: bytes) -> Output:
     if sub == "stack" or sub == "task":
         return b"", "", 0
     return b"", f"Error: Unknown command: {sub}\n", 1
+
+
+def _intent_target(phone, action: str | None) -> tuple[str, str | None] | None:
+    """(package, activity) of the first installed app whose `intents` has `action`."""
+    for pkg, app in phone.apps.items():
+        if action in app.intents:
+            return pkg, app.intents[action]
+    return None
 
 
 def _broadcast(phone, rest: list[str]) -> Output:
@@ -422,13 +423,12 @@ def sqlite3_(sh: Shell, args: list[str], stdin: bytes) -> Output:
     if not args:
         return b"", "Usage: sqlite3 DATABASE SQL\n", 1
     db_path, sql = args[0], " ".join(args[1:]) or stdin.decode("utf-8", "replace")
-    provider = next((p for p in sh.phone.providers.values()
-                     if getattr(p, "db_path", None) == db_path), None)
-    if provider is None:
+    database = sh.phone.databases.get(normalize(db_path))
+    if database is None:
         return b"", f"Error: unable to open database \"{db_path}\": unable to open database file\n", 1
     try:
-        rows = provider.sql(sql)
-    except ContentError as e:
+        rows = database.sql(sql)
+    except SqlError as e:
         return b"", f"Error: {e}\n", 1
     out = "".join("|".join("" if v is None else str(v) for v in r) + "\n" for r in rows)
     return out.encode(), "", 0

@@ -1,47 +1,72 @@
-"""Content providers over in-memory SQLite, and Android's `content` output format.
+"""Content providers over an app's SQLite database, and Android's `content` output format.
 
-A provider owns one SQLite database; the phone snapshots it with
-`sqlite3.Connection.serialize()` (microseconds), so provider data is part of
-every snapshot without pickling rows.
+A provider is one of an app's databases (`SqliteStore`: its file, its snapshot)
+that also answers `content query|insert|update|delete --uri
+content://<authority>/<path>`; each path names what it reads and where it
+writes (`Table`), as a provider's URI matcher maps URIs onto tables and views.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
+
+from antrap_gym.device.sim.storage.sqlite import SqliteStore
+
+P = TypeVar("P", bound="ContentProvider")
+
+
+class Providers(Protocol):
+    """Anything that holds providers by authority (the phone)."""
+
+    providers: Mapping[str, ContentProvider]
 
 
 class ContentError(Exception):
     """A provider-side failure; the message is what `content` prints to stderr."""
 
 
-class ContentProvider:
+class Table(NamedTuple):
+    """What a URI path reads and writes.
+
+    `read`: the table, or a parenthesised SELECT, rows are read from (its columns are the
+    URI's); `write`: the table inserts, updates and deletes go to (None: read-only);
+    `key`: the `write` column that the `read` rows' `_id` is; `order`: the order of rows
+    when the caller gives none (a SELECT without ORDER BY has none)."""
+
+    read: str
+    write: str | None = None
+    key: str = "_id"
+    order: str | None = None
+
+
+class ContentProvider(SqliteStore):
     """Base: a SQLite database exposed under `content://<authority>/<path>`."""
 
-    authority: str = ""
-    schema: str = ""
-    #: path -> (table or view to read from, base table to write to or None)
-    paths: dict[str, tuple[str, str | None]] = {}
+    authority: ClassVar[str] = ""
+    #: URI path -> what it reads and writes (a bare (read, write) pair is a `Table` too)
+    paths: ClassVar[dict[str, Table | tuple[str, str | None]]] = {}
 
-    def __init__(self) -> None:
-        self.db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-        self.db.executescript(self.schema)
-        self.revision = 0
-
-    # --- snapshot -------------------------------------------------------
-    def dump(self) -> bytes:
-        return self.db.serialize()
-
-    def load(self, data: bytes) -> None:
-        self.db.deserialize(data)
-        self.revision += 1
+    @classmethod
+    def of(cls: type[P], phone: Providers) -> P:
+        """This provider on `phone` (an app's screens reach their data this way)."""
+        return phone.providers[cls.authority]  # type: ignore[return-value]
 
     # --- CRUD as `content` sees it --------------------------------------
-    def _resolve(self, path: str) -> tuple[str, str | None]:
+    def _resolve(self, path: str) -> Table:
         try:
-            return self.paths[path.strip("/")]
+            spec = self.paths[path.strip("/")]
         except KeyError:
             raise ContentError(f"Unknown URI content://{self.authority}/{path}") from None
+        return spec if isinstance(spec, Table) else Table(*spec)
+
+    def _execute(self, sql: str, params: list[Any] | tuple = ()) -> sqlite3.Cursor:
+        try:
+            return self.db.execute(sql, params)
+        except (sqlite3.Error, sqlite3.Warning) as e:
+            raise ContentError(str(e)) from None
 
     def query(
         self,
@@ -51,13 +76,13 @@ class ContentProvider:
         sort: str | None = None,
         args: list[str] | None = None,
     ) -> tuple[list[str], list[tuple]]:
-        source, _ = self._resolve(path)
+        spec = self._resolve(path)
         cols = ", ".join(_ident(c) for c in projection) if projection else "*"
-        sql = f"SELECT {cols} FROM {source}"
+        sql = f"SELECT {cols} FROM {spec.read}"
         if where:
             sql += f" WHERE ({where})"
-        if sort:
-            sql += f" ORDER BY {sort}"
+        if sort or spec.order:
+            sql += f" ORDER BY {sort or spec.order}"
         try:
             cur = self.db.execute(sql, args or [])
             rows = cur.fetchall()
@@ -66,7 +91,7 @@ class ContentProvider:
         return [d[0] for d in cur.description], rows
 
     def insert(self, path: str, values: dict[str, Any]) -> int:
-        _, table = self._resolve(path)
+        table = self._resolve(path).write
         if table is None:
             raise ContentError(f"Insert not supported for content://{self.authority}/{path}")
         return self._insert(table, values)
@@ -76,56 +101,43 @@ class ContentProvider:
         marks = ", ".join("?" for _ in values)
         sql = (f"INSERT INTO {table} ({cols}) VALUES ({marks})" if values
                else f"INSERT INTO {table} DEFAULT VALUES")
-        try:
-            cur = self.db.execute(sql, list(values.values()))
-        except (sqlite3.Error, sqlite3.Warning) as e:
-            raise ContentError(str(e)) from None
+        cur = self._execute(sql, list(values.values()))
         self.revision += 1
         return int(cur.lastrowid or 0)
 
+    def _target(self, spec: Table, where: str | None) -> str:
+        """The WHERE clause, on the `write` table, for the rows `where` picks out of `read`."""
+        if spec.read == spec.write:
+            return f" WHERE ({where})" if where else ""
+        sql = f"SELECT _id FROM {spec.read}" + (f" WHERE ({where})" if where else "")
+        ids = [row[0] for row in self._execute(sql).fetchall()]
+        return f" WHERE {spec.key} IN ({','.join(str(int(i)) for i in ids)})"
+
     def update(self, path: str, values: dict[str, Any], where: str | None = None) -> int:
-        _, table = self._resolve(path)
-        if table is None:
+        spec = self._resolve(path)
+        if spec.write is None:
             raise ContentError(f"Update not supported for content://{self.authority}/{path}")
         if not values:
             raise ContentError("Empty values")
         sets = ", ".join(f"{_ident(c)} = ?" for c in values)
-        sql = f"UPDATE {table} SET {sets}" + (f" WHERE ({where})" if where else "")
-        try:
-            n = self.db.execute(sql, list(values.values())).rowcount
-        except (sqlite3.Error, sqlite3.Warning) as e:
-            raise ContentError(str(e)) from None
+        n = self._execute(f"UPDATE {spec.write} SET {sets}" + self._target(spec, where),
+                          list(values.values())).rowcount
         self.revision += 1
         return n
 
     def delete(self, path: str, where: str | None = None) -> int:
-        _, table = self._resolve(path)
-        if table is None:
+        spec = self._resolve(path)
+        if spec.write is None:
             raise ContentError(f"Delete not supported for content://{self.authority}/{path}")
-        sql = f"DELETE FROM {table}" + (f" WHERE ({where})" if where else "")
-        try:
-            n = self.db.execute(sql).rowcount
-        except (sqlite3.Error, sqlite3.Warning) as e:
-            raise ContentError(str(e)) from None
+        n = self._execute(f"DELETE FROM {spec.write}" + self._target(spec, where)).rowcount
         self.revision += 1
         return n
 
-    def sql(self, statement: str) -> list[tuple]:
-        """Run raw SQL (the `sqlite3 DB "SQL"` path); several statements allowed."""
-        try:
-            if sqlite3.complete_statement(statement) and statement.count(";") > 1:
-                self.db.executescript(statement)
-                self.revision += 1
-                return []
-            cur = self.db.execute(statement)
-            rows = cur.fetchall()
-        except (sqlite3.Error, sqlite3.Warning) as e:
-            raise ContentError(str(e)) from None
-        self.revision += 1
-        return rows
 
-
+@lru_cache(maxsize=1024)
 def _ident(name: str) -> str:
+    """A column name as SQL may take it unquoted (letters, digits, `_`); cached, since
+    every insert checks the same few names."""
     name = name.strip()
     if not name or not all(ch.isalnum() or ch == "_" for ch in name):
         raise ContentError(f"Invalid column {name!r}")

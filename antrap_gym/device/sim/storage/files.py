@@ -1,12 +1,15 @@
 """A small in-memory file system with Android's shared-storage layout.
 
 `/sdcard` and `/storage/emulated/0` name the same place, as on a phone.
-Everything outside the writable roots is read-only.
+Everything outside the writable roots is read-only. Files another store makes
+(an app's SQLite database at `/data/data/<package>/databases/<name>`) are
+*mounted*: read-only, their bytes asked for when read (see `Mounts`).
 """
 
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 
 SDCARD = "/sdcard"
@@ -56,31 +59,69 @@ def normalize(path: str, cwd: str = "/") -> str:
     return path
 
 
+class Mounts:
+    """Read-only files whose bytes another store makes when they are read.
+
+    They belong to the phone, not to its saved state: a `FileSystem` is pickled
+    without them and the phone mounts them again after a restore (the stores
+    restore their own contents).
+    """
+
+    def __init__(self) -> None:
+        self.files: dict[str, Callable[[], bytes]] = {}
+        self.mtimes: dict[str, int] = {}
+        #: the folders above mounted files that the file system itself lacks
+        self.dirs: dict[str, int] = {}
+
+    def add(self, path: str, read: Callable[[], bytes], mtime: int) -> None:
+        p = normalize(path)
+        self.files[p] = read
+        self.mtimes[p] = mtime
+        parent = posixpath.dirname(p)
+        while parent not in self.dirs and parent != "/":
+            self.dirs[parent] = mtime
+            parent = posixpath.dirname(parent)
+
+    def __contains__(self, p: str) -> bool:
+        return p in self.files or p in self.dirs
+
+
 class FileSystem:
     def __init__(self, now: int = 0) -> None:
         self.files: dict[str, FileEntry] = {}
         self.dirs: dict[str, int] = {d: now for d in DEFAULT_DIRS}
+        self.mounts = Mounts()
+
+    def __getstate__(self) -> dict:
+        return {"files": self.files, "dirs": self.dirs}
+
+    def __setstate__(self, state: dict) -> None:
+        self.files = state["files"]
+        self.dirs = state["dirs"]
+        self.mounts = Mounts()
 
     # --- queries ---------------------------------------------------------
     def exists(self, path: str) -> bool:
         p = normalize(path)
-        return p in self.files or p in self.dirs
+        return p in self.files or p in self.dirs or p in self.mounts
 
     def isdir(self, path: str) -> bool:
-        return normalize(path) in self.dirs
+        p = normalize(path)
+        return p in self.dirs or p in self.mounts.dirs
 
     def isfile(self, path: str) -> bool:
-        return normalize(path) in self.files
+        p = normalize(path)
+        return p in self.files or p in self.mounts.files
 
     def listdir(self, path: str) -> list[str]:
         p = normalize(path)
-        if p in self.files:
+        if p in self.files or p in self.mounts.files:
             return [posixpath.basename(p)]
-        if p not in self.dirs:
+        if p not in self.dirs and p not in self.mounts.dirs:
             raise FsError(f"{path}: No such file or directory")
         prefix = p.rstrip("/") + "/"
         names = set()
-        for coll in (self.dirs, self.files):
+        for coll in (self.dirs, self.files, self.mounts.dirs, self.mounts.files):
             for q in coll:
                 if q.startswith(prefix) and q != prefix:
                     rest = q[len(prefix) :]
@@ -90,10 +131,13 @@ class FileSystem:
 
     def read(self, path: str) -> bytes:
         p = normalize(path)
-        if p in self.dirs:
+        if p in self.dirs or p in self.mounts.dirs:
             raise FsError(f"{path}: Is a directory")
         entry = self.files.get(p)
         if entry is None:
+            mounted = self.mounts.files.get(p)
+            if mounted is not None:
+                return mounted()
             raise FsError(f"{path}: No such file or directory")
         return entry.data
 
@@ -106,11 +150,16 @@ class FileSystem:
             return self.files[p].mtime
         if p in self.dirs:
             return self.dirs[p]
+        mounts = self.mounts
+        if p in mounts.files:
+            return mounts.mtimes[p]
+        if p in mounts.dirs:
+            return mounts.dirs[p]
         raise FsError(f"{path}: No such file or directory")
 
     # --- changes ---------------------------------------------------------
     def _check_writable(self, p: str, shown: str) -> None:
-        if not any(p == r or p.startswith(r + "/") for r in WRITABLE_ROOTS):
+        if p in self.mounts or not any(p == r or p.startswith(r + "/") for r in WRITABLE_ROOTS):
             raise FsError(f"{shown}: Read-only file system")
 
     def _check_parent(self, p: str, shown: str) -> None:

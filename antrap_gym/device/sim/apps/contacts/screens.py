@@ -1,6 +1,6 @@
-"""Contacts (`com.google.android.contacts`), laid out like Google Contacts on Android 13.
+"""Contacts' screens, laid out like Google Contacts on Android 13.
 
-Every screen reads the contacts provider (`phone.contacts`) when it is built
+Every screen reads the contacts provider (`book(phone)`) when it is built
 and writes it on Save/Delete/star, so `content query --uri
 content://com.android.contacts/...` sees exactly what the app shows. Activity
 state holds only plain values: a contact id, the editor's field text, the
@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from antrap_gym.device.sim.apps.base import Activity, App
-from antrap_gym.device.sim.storage.contacts import PHONE_TYPES, Contact
+from antrap_gym.device.sim.apps.base import Activity
+from antrap_gym.device.sim.apps.contacts.provider import PHONE_TYPES, Contact, ContactsProvider
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.builder import SP_TITLE, BarAction
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
@@ -86,6 +86,11 @@ def matches_query(c: Contact, query: str) -> bool:
     return bool(PHONE_QUERY.fullmatch(q)) and len(qd) >= 3 and qd in digits(c.phone)
 
 
+def book(phone: Phone) -> ContactsProvider:
+    """The address book the screens show and edit."""
+    return ContactsProvider.of(phone)
+
+
 def section_letter(name: str) -> str:
     ch = name[:1].upper()
     return ch if ch.isalpha() else "#"
@@ -100,8 +105,8 @@ class ContactsActivity(Activity):
         pass
 
     def star(self, phone: Phone, contact_id: int, on: bool) -> None:
-        phone.contacts.set_starred(contact_id, on)
-        c = phone.contacts.get(contact_id)
+        book(phone).set_starred(contact_id, on)
+        c = book(phone).get(contact_id)
         if c is not None:
             phone.toast(f"{c.name} {'added to' if on else 'removed from'} favourites")
 
@@ -110,8 +115,8 @@ class ContactsActivity(Activity):
             Choice("Cancel", "noop"), Choice("Delete", "do_delete", (contact_id,), destructive=True)]))
 
     def do_delete(self, phone: Phone, contact_id: int) -> None:
-        c = phone.contacts.get(contact_id)
-        phone.contacts.remove(contact_id)
+        c = book(phone).get(contact_id)
+        book(phone).remove(contact_id)
         if c is not None:
             phone.toast(f"{c.name or 'Contact'} deleted")
 
@@ -140,7 +145,7 @@ class PeopleActivity(ContactsActivity):
     def visible(self, phone: Phone) -> list[Contact]:
         _, kind, arg = FILTERS[self.chip]
         query = self.fields.get("search", "")
-        return [c for c in phone.contacts.all()
+        return [c for c in book(phone).all()
                 if matches_filter(c, kind, arg) and matches_query(c, query)]
 
     def build(self, ui: UI, phone: Phone) -> None:
@@ -153,7 +158,7 @@ class PeopleActivity(ContactsActivity):
             query = self.fields.get("search", "").strip()
             if query:
                 msg = f'No results for "{query}"'
-            elif not phone.contacts.all():
+            elif not book(phone).all():
                 msg = "No contacts yet\n\nContacts you add will appear here"
             elif FILTERS[self.chip][1] == "starred":
                 msg = "No favourites yet\n\nTap the star on a contact to add it here"
@@ -219,11 +224,11 @@ class QuickContactActivity(ContactsActivity):
         self.contact_id = contact_id
 
     def title(self, phone: Phone) -> str:
-        c = phone.contacts.get(self.contact_id)
+        c = book(phone).get(self.contact_id)
         return c.name if c else "Contact"
 
     def build(self, ui: UI, phone: Phone) -> None:
-        c = phone.contacts.get(self.contact_id)
+        c = book(phone).get(self.contact_id)
         if c is None:
             ui.toolbar("", back=True, rid=RID + "toolbar")
             ui.empty("This contact no longer exists")
@@ -292,7 +297,7 @@ class ContactEditorActivity(ContactsActivity):
 
     @staticmethod
     def stored_values(phone: Phone, contact_id: int | None) -> dict[str, str]:
-        c = phone.contacts.get(contact_id) if contact_id is not None else None
+        c = book(phone).get(contact_id) if contact_id is not None else None
         if c is None:
             return {k: "" for k, _ in EDITOR_FIELDS}
         first, last = split_name(c.name)
@@ -327,12 +332,12 @@ class ContactEditorActivity(ContactsActivity):
         display = name or v["phone"] or v["email"]
         self.focus = None
         if self.contact_id is None:
-            new_id = phone.contacts.add(display, v["phone"], v["email"])
+            new_id = book(phone).add(display, v["phone"], v["email"])
             phone.finish_activity(self)
             phone.start_activity(QuickContactActivity(new_id))
         else:
-            if phone.contacts.get(self.contact_id) is not None:
-                phone.contacts.save(self.contact_id, display, v["phone"], v["email"])
+            if book(phone).get(self.contact_id) is not None:
+                book(phone).save(self.contact_id, display, v["phone"], v["email"])
             phone.finish_activity(self)
         phone.toast("Contact saved")
 
@@ -366,11 +371,3 @@ class ContactEditorActivity(ContactsActivity):
         else:
             self.focus = None
 
-
-class Contacts(App):
-    package = PKG
-    label = "Contacts"
-    version = "4.22.37.586680692"
-    icon_color = (26, 115, 232)
-    main = PeopleActivity
-    activities = (QuickContactActivity, ContactEditorActivity)

@@ -1,4 +1,4 @@
-"""Settings (`com.android.settings`), laid out as on a Pixel with Android 13.
+"""Settings' screens, laid out as on a Pixel with Android 13.
 
 Every switch and slider reads and writes the settings key a real phone uses,
 so `settings get ...` checks written for the simulated phone hold on a device.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from antrap_gym.device.sim.apps.base import Activity, App
+from antrap_gym.device.sim.apps.base import Activity
 from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.storage.props import prop
 from antrap_gym.device.sim.storage.settings import (
@@ -440,17 +440,3 @@ HOME_ROWS: tuple[tuple[str, str, str, type[Activity]], ...] = (
     ("About phone", "Pixel 6", "info", AboutActivity),
 )
 
-
-class Settings(App):
-    package = PKG
-    label = "Settings"
-    version = "13"
-    icon_color = (96, 125, 139)
-    main = SettingsHome
-    activities = (
-        NetworkActivity, InternetActivity, SimActivity, ConnectedDevicesActivity,
-        ConnectionPrefsActivity, BluetoothActivity, AppsActivity, AppInfoActivity, BatteryActivity,
-        SoundActivity, DndActivity, DisplayActivity, StorageActivity, LocationActivity,
-        SecurityActivity, AccessibilityActivity, NotificationsActivity, SystemActivity,
-        DateTimeActivity, AboutActivity,
-    )

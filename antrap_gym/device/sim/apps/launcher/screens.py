@@ -1,4 +1,5 @@
-"""The home screen and app drawer (Pixel Launcher)."""
+"""The home screen and app drawer (Pixel Launcher): every app's launcher entry, by its
+`App` attributes; no app is named here."""
 
 from __future__ import annotations
 
@@ -12,8 +13,17 @@ if TYPE_CHECKING:
     from antrap_gym.device.sim.phone import Phone
     from antrap_gym.device.sim.toolkit.builder import UI
 
-#: apps pinned to the home screen, in order (others live in the drawer)
-HOME_APPS = ("com.google.android.contacts", "net.gsantner.markor", "com.android.settings")
+#: icons on the home screen: the pinned ones (`App.home_position`), then the rest by label
+HOME_ICONS = 8
+
+
+def home_apps(apps: list[type[App]]) -> list[type[App]]:
+    """The home screen's icons in order: pinned apps first, then the others by label."""
+    shown = [a for a in apps if a.launchable and a.package != LAUNCHER]
+    pinned = sorted((a for a in shown if a.home_position is not None),
+                    key=lambda a: a.home_position)  # type: ignore[arg-type, return-value]
+    rest = sorted((a for a in shown if a.home_position is None), key=lambda a: a.label.lower())
+    return (pinned + rest)[:HOME_ICONS]
 
 
 class LauncherActivity(Activity):
@@ -56,12 +66,8 @@ class LauncherActivity(Activity):
     def _build_home(self, ui: UI, phone: Phone) -> None:
         root = ui.mk("frame", ui.rect, rid="com.google.android.apps.nexuslauncher:id/workspace")
         root.on_swipe = lambda direction: self._open_drawer(phone) if direction == "up" else False
-        home = [phone.apps[p] for p in HOME_APPS if p in phone.apps]
-        home += sorted((a for a in phone.apps.values()
-                        if a.launchable and a.package not in HOME_APPS and a.package != LAUNCHER),
-                       key=lambda a: a.label.lower())
         top = ui.rect[1] + ui.dp(120)
-        self._icon_grid(ui, phone, home[:8], root, top)
+        self._icon_grid(ui, phone, home_apps(list(phone.apps.values())), root, top)
         hint_y = ui.rect[3] - ui.dp(96)
         ui.mk("button", (ui.rect[0] + ui.dp(120), hint_y, ui.rect[2] - ui.dp(120),
                          hint_y + ui.dp(48)), root, text="All apps", style="tonal",
@@ -108,9 +114,3 @@ class LauncherActivity(Activity):
         if query and matches:
             phone.launch(matches[0].package)
 
-
-class Launcher(App):
-    package = LAUNCHER
-    label = "Pixel Launcher"
-    main = LauncherActivity
-    launchable = False

@@ -1,4 +1,4 @@
-"""Markor (`net.gsantner.markor`): a Markdown notes app over plain files.
+"""Markor's screens: a Markdown notes app over plain files.
 
 Like the real app, every note is a file under `/sdcard/Documents/Markor`, so
 tasks set up and check notes with `printf`, `cat`, `ls` and `test`. The file
@@ -14,7 +14,7 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-from antrap_gym.device.sim.apps.base import Activity, App
+from antrap_gym.device.sim.apps.base import Activity
 from antrap_gym.device.sim.storage.files import FsError
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
@@ -464,15 +464,3 @@ class DocumentActivity(MarkorActivity):
             self.popup = None
             self.do_rename(phone)
 
-
-class Markor(App):
-    package = PKG
-    label = "Markor"
-    version = "2.11.1"
-    icon_color = (30, 136, 229)
-    main = MainActivity
-    activities = (DocumentActivity,)
-
-    @classmethod
-    def install(cls, phone: Phone) -> None:
-        phone.fs.mkdir(ROOT, phone.now, parents=True)

@@ -1,0 +1,25 @@
+"""The Contacts app as the phone installs it: package, launcher entry, activities, storage."""
+
+from __future__ import annotations
+
+from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.contacts.provider import ContactsProvider
+from antrap_gym.device.sim.apps.contacts.screens import (
+    PKG,
+    ContactEditorActivity,
+    PeopleActivity,
+    QuickContactActivity,
+)
+
+
+class Contacts(App):
+    package = PKG
+    label = "Contacts"
+    version = "4.22.37.586680692"
+    icon_color = (26, 115, 232)
+    home_position = 0
+    main = PeopleActivity
+    activities = (QuickContactActivity, ContactEditorActivity)
+    #: on Android the provider is its own package (com.android.providers.contacts, where
+    #: its database lives); here it ships with the app that shows it
+    storage = (ContactsProvider,)

@@ -1,0 +1,72 @@
+"""An app's SQLite database, in memory, at the path and with the schema it has on Android.
+
+Each app declares its databases (`App.storage`); the phone makes one of each,
+serves its bytes as the file `path` (`adb pull`, `Device.pull`, `cat`), runs
+`sqlite3 PATH "SQL"` on it, and snapshots it with `sqlite3.Connection.serialize()`
+(microseconds), so app data is part of every snapshot without pickling rows.
+A database file pulled from the simulated phone opens with Python's `sqlite3`
+as one pulled from a device does.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import ClassVar
+
+
+class SqlError(Exception):
+    """A statement SQLite refused; the message is what the `sqlite3` tool prints."""
+
+
+class SqliteStore:
+    """One database file: `path` (`/data/data/<package>/databases/<name>`) and `schema`."""
+
+    #: where the file lives on Android
+    path: ClassVar[str] = ""
+    #: the tables, indexes and triggers the app creates (an `executescript` script)
+    schema: ClassVar[str] = ""
+    #: `PRAGMA user_version`: the app's database version
+    version: ClassVar[int] = 1
+    _fresh: ClassVar[bytes | None] = None
+    #: Android's SQLiteDatabase adds this table (one row, the locale) to every database
+    ANDROID_METADATA = ("CREATE TABLE android_metadata (locale TEXT);"
+                        "INSERT INTO android_metadata VALUES ('en_US');")
+
+    def __init__(self) -> None:
+        self.db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        self.db.executescript(self.ANDROID_METADATA + self.schema
+                              + f"PRAGMA user_version = {int(self.version)};")
+        #: counts writes (every change to the data bumps it)
+        self.revision = 0
+
+    # --- snapshot and file bytes -------------------------------------------------------
+    def dump(self) -> bytes:
+        """The database file's bytes, exactly what a pulled copy of it holds."""
+        return self.db.serialize()
+
+    def load(self, data: bytes) -> None:
+        self.db.deserialize(data)
+        self.revision += 1
+
+    def reset(self) -> None:
+        """Back to a fresh install's database (`pm clear`)."""
+        cls = type(self)
+        fresh = cls.__dict__.get("_fresh")
+        if fresh is None:
+            fresh = cls._fresh = cls().dump()
+        self.load(fresh)
+
+    # --- the `sqlite3 DB "SQL"` path -------------------------------------------------
+    def sql(self, statement: str) -> list[tuple]:
+        """Run raw SQL; several statements allowed (then no rows come back)."""
+        try:
+            if sqlite3.complete_statement(statement) and statement.count(";") > 1:
+                self.db.executescript(statement)
+                self.revision += 1
+                return []
+            cur = self.db.execute(statement)
+            rows = cur.fetchall()
+        except (sqlite3.Error, sqlite3.Warning) as e:
+            raise SqlError(str(e)) from None
+        self.revision += 1
+        return rows
