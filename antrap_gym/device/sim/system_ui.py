@@ -5,11 +5,11 @@ from __future__ import annotations
 import time as _time
 from typing import TYPE_CHECKING
 
+from antrap_gym.device.overlay import SYSTEM_UI, Overlay
 from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.builder import SP_BODY, SP_SMALL, SP_TITLE, UI
 from antrap_gym.device.sim.toolkit.views import Rect, View
-from antrap_gym.device.sim.wm import SYSTEM_UI, Overlay
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.phone import Phone
