@@ -1,5 +1,6 @@
-"""AndroidWorld-style tasks: templates with seeded parameters, shell-only set-up
-and checks, and semantic solutions; grouped into suites."""
+"""AndroidWorld-style tasks: templates declared as data (tasks/template.py) with seeded
+parameters, set-up recipes and checks that speak only to the Device protocol
+(tasks/checks/, tasks/apps/), and semantic solutions; grouped into suites."""
 
 from antrap_gym.tasks import contacts_tasks, markor_tasks, settings_tasks  # noqa: F401  (register templates)
 from antrap_gym.tasks.base import Task, TaskError, answer_matches

@@ -1,9 +1,11 @@
 """The Task interface (AndroidWorld's TaskEval shape).
 
-A task template is one small class: a goal template, the apps it uses, a
-complexity, seeded parameters, and set-up/success/tear-down that speak to the
-phone only through `device.shell` (so they run on the simulated phone and on a
-real emulator alike), plus a semantic `solution()` for the oracle.
+A task template is a class: a goal template, the apps it uses, a complexity,
+seeded parameters, and set-up/success/tear-down that speak to the phone only
+through the Device protocol (so they run on the simulated phone and on a real
+emulator alike), plus a semantic `solution()` for the oracle. Templates are
+normally declared as data (tasks/template.py), which makes this class for them;
+writing the class by hand is the escape hatch for a template that needs code.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ class Task:
     answer_kind: ClassVar[str] = "text"
     #: the target is only reachable by scrolling (documented, tested)
     needs_scroll: ClassVar[bool] = False
+    #: action / answer / composite (tasks.template.KINDS)
+    kind: ClassVar[str] = "action"
+    #: "train" or "test": which held-out suite the template belongs to (tasks/suites.py)
+    split: ClassVar[str] = ""
     tags: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from antrap_gym.tasks import TEMPLATES, answer_matches
-from antrap_gym.tasks.settings_tasks import TIMEOUTS
+from antrap_gym.tasks.apps.settings import TIMEOUTS
 
 NAMES = ["Priya Schmidt", "Hiro Fischer", "Tara Rossi", "Hiro Fischer-Lang"]
 

@@ -3,6 +3,8 @@ the oracle solving every Markor template (clean runs)."""
 
 from __future__ import annotations
 
+import shlex
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -25,7 +27,7 @@ EDITOR_RID = PKG + ":id/document__fragment__edit__highlighting_editor"
 
 
 def q(s: str) -> str:
-    return mt.Task.q(s)
+    return shlex.quote(s)
 
 
 def seed(dev: SimDevice, files: dict[str, str | None]) -> None:

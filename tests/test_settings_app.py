@@ -20,12 +20,13 @@ import antrap_gym.tasks.settings_tasks as stt
 from antrap_gym.agents import OracleAgent
 from antrap_gym.device.protocol import ShellResult
 from antrap_gym.device.sim import SimDevice
+from antrap_gym.tasks.base import TaskError
 from antrap_gym.tasks.registry import TEMPLATES
 from antrap_gym.tasks.steps import Tap
 
 PKG = "com.android.settings"
 SETTINGS_TEMPLATES = sorted(t for t in TEMPLATES if t.startswith("Settings"))
-TOGGLES = sorted(t for t in SETTINGS_TEMPLATES if issubclass(TEMPLATES[t], stt.SettingsToggleTask))
+TOGGLES = sorted(t for t in SETTINGS_TEMPLATES if getattr(TEMPLATES[t], "toggle", None))
 QUESTIONS = sorted(t for t in SETTINGS_TEMPLATES if TEMPLATES[t].answer_task)
 
 
@@ -122,15 +123,16 @@ def test_toggle_setup_goes_through_the_service_not_settings_put(tid):
     """On a real phone `settings put global wifi_on 0` leaves the radio on: set-up must use
     the service command, then the check's key must have followed."""
     cls = TEMPLATES[tid]
+    sw = cls.toggle
     for state in ("on", "off"):
         task = cls({"state": state})
         d = SimDevice()
         dev = ShellOnly(d)
         task.setup(dev)
-        if not cls.command.startswith("settings put"):
-            assert not any(c.startswith(f"settings put {cls.namespace} {cls.key}") for c in dev.log)
-        assert task.set_command(state == "off") in dev.log
-        assert task.is_on(d) == (state == "off")
+        if not sw.command.startswith("settings put"):
+            assert not any(c.startswith(f"settings put {sw.namespace} {sw.key}") for c in dev.log)
+        assert sw.command_for(state == "off") in dev.log
+        assert sw.is_on(d) == (state == "off")
         assert d.phone.clock_ms == SimDevice().phone.clock_ms  # no waiting on the simulated phone
 
 
@@ -143,8 +145,8 @@ def test_radio_setup_commands_are_the_real_ones():
         "SettingsDarkTheme": ("cmd uimode night yes", "cmd uimode night no"),
     }
     for tid, (on, off) in expect.items():
-        task = TEMPLATES[tid]({"state": "on"})
-        assert (task.set_command(True), task.set_command(False)) == (on, off)
+        sw = TEMPLATES[tid].toggle
+        assert (sw.command_for(True), sw.command_for(False)) == (on, off)
 
 
 def test_setup_fails_loudly_when_the_key_never_follows():
@@ -155,7 +157,7 @@ def test_setup_fails_loudly_when_the_key_never_follows():
             return super().shell(cmd)
 
     task = stt.SettingsWifiToggle({"state": "on"})  # starts off: wifi_on must become 0
-    with pytest.raises(stt.TaskError, match="wifi_on"):
+    with pytest.raises(TaskError, match="wifi_on"):
         task.setup(Stuck(SimDevice()))
 
 
@@ -199,26 +201,27 @@ def test_scroll_tasks_start_with_the_target_below_the_fold(tid):
 @pytest.mark.parametrize("tid", TOGGLES)
 def test_each_switch_is_backed_by_its_settings_key(tid):
     cls = TEMPLATES[tid]
+    t = cls.toggle
     task = cls({"state": "on"})
     d = SimDevice()
     task.setup(d)  # starts off
     d.launch(PKG)
-    for row, _screen in cls.path:
+    for row, _screen in t.path:
         tap(d, row)
     for _ in range(6):
-        if find(d, cls.switch_label) is not None:
+        if find(d, t.switch) is not None:
             break
         d.swipe(540, 1800, 540, 900)
-    sw = switch_in_row(d, cls.switch_label)
-    assert not sw.is_checked and not task.is_on(d)
+    sw = switch_in_row(d, t.switch)
+    assert not sw.is_checked and not t.is_on(d)
     d.tap(*sw.center)
-    assert task.is_on(d) and task.is_successful(d) == 1.0
-    assert switch_in_row(d, cls.switch_label).is_checked
+    assert t.is_on(d) and task.is_successful(d) == 1.0
+    assert switch_in_row(d, t.switch).is_checked
     # the other way: the service command moves the switch the screen shows
-    d.shell(task.set_command(False))
-    assert not switch_in_row(d, cls.switch_label).is_checked
-    d.tap(*switch_in_row(d, cls.switch_label).center)
-    assert get(d, cls.namespace, cls.key) in cls.on_values
+    d.shell(t.command_for(False))
+    assert not switch_in_row(d, t.switch).is_checked
+    d.tap(*switch_in_row(d, t.switch).center)
+    assert get(d, t.namespace, t.key) in t.on_values
 
 
 def test_wifi_switch_inside_airplane_mode_writes_the_override_value():
@@ -312,7 +315,7 @@ def test_about_screen_and_prop_questions_follow_getprop():
 
 
 def test_prop_question_needs_setup_before_its_solution():
-    with pytest.raises(stt.TaskError):
+    with pytest.raises(TaskError):
         make("SettingsBuildNumber").solution()
 
 

@@ -1,0 +1,12 @@
+"""Per-app task adapters: each app's seeded data, set-up recipes and readers over the
+shell, its rows for the check library, and the screens and fields its solutions name.
+
+`ADAPTERS` maps each package to its adapter; an adapter's `state(device)` is what the
+template contract compares before set-up and after tear-down.
+"""
+
+from antrap_gym.tasks.apps import contacts, markor, settings
+
+ADAPTERS = {m.PKG: m for m in (contacts, markor, settings)}
+
+__all__ = ["ADAPTERS", "contacts", "markor", "settings"]

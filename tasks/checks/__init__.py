@@ -1,0 +1,42 @@
+"""The check library: success checks that speak only to the Device protocol, so one
+check runs on the simulated phone and on a real emulator alike.
+
+- settings: `SettingEquals`, `SettingIn`, `SettingNear` (`settings get`)
+- content providers: `ProviderQuery` rows (`content query`, parsed as Android prints it)
+- app databases: `DatabaseTable` / `DatabaseQuery` rows (pulled, read with sqlite3)
+- row sets over any source, with integrity: `RowsExist`, `Added`, `Removed`,
+  `Changed`, `Unchanged`; columns compared by matchers (`Eq`, `Text`, `Phone`,
+  `Fuzzy`, `AnyItem`, `OnlyItem`)
+- files: `FileExists`, `DirExists`, `Absent`, `FileContent` (exact unless told),
+  `TreeUnchanged`
+- answers: `AnswerIs` by kind, with distractors; `ShellValue` for what the phone knows
+- the screen: `ScreenShows`
+- composites: `AllOf`, `MeanOf`; `Holds` makes a check a solution step's `done`
+"""
+
+from antrap_gym.tasks.checks.answer import AnswerIs, ShellValue
+from antrap_gym.tasks.checks.base import AllOf, Check, Holds, MeanOf, NotPrepared
+from antrap_gym.tasks.checks.database import DatabaseError, DatabaseQuery, DatabaseTable, read_rows
+from antrap_gym.tasks.checks.files import (
+    Absent,
+    DirExists,
+    FileContent,
+    FileExists,
+    TreeUnchanged,
+    read_file,
+    read_tree,
+)
+from antrap_gym.tasks.checks.match import AnyItem, Eq, Fuzzy, OnlyItem, Phone, Text
+from antrap_gym.tasks.checks.provider import ProviderError, ProviderQuery, parse_rows, query
+from antrap_gym.tasks.checks.rows import Added, Changed, Removed, RowsExist, Unchanged
+from antrap_gym.tasks.checks.screen import ScreenShows
+from antrap_gym.tasks.checks.settings import SettingEquals, SettingIn, SettingNear, get_setting
+
+__all__ = [
+    "Absent", "Added", "AllOf", "AnswerIs", "AnyItem", "Changed", "Check", "DatabaseError",
+    "DatabaseQuery", "DatabaseTable", "DirExists", "Eq", "FileContent", "FileExists", "Fuzzy",
+    "Holds", "MeanOf", "NotPrepared", "OnlyItem", "Phone", "ProviderError", "ProviderQuery",
+    "Removed", "RowsExist", "ScreenShows", "SettingEquals", "SettingIn", "SettingNear",
+    "ShellValue", "Text", "TreeUnchanged", "Unchanged", "get_setting", "parse_rows", "query",
+    "read_file", "read_rows", "read_tree",
+]

@@ -1,0 +1,66 @@
+"""The answer of an information-retrieval task, graded by kind (tasks/answers.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from antrap_gym.tasks.answers import KINDS, answer_matches
+from antrap_gym.tasks.base import TaskError
+from antrap_gym.tasks.checks.base import Check
+
+if TYPE_CHECKING:
+    from antrap_gym.device import Device
+
+
+@dataclasses.dataclass(frozen=True)
+class ShellValue:
+    """An expected answer the phone itself knows (`getprop ro.build.display.id`): read
+    at set-up (for the oracle's answer) and again whenever the answer is graded."""
+
+    cmd: str
+
+    def read(self, device: Device) -> str:
+        value = device.shell(self.cmd).stdout.strip()
+        if not value:
+            raise TaskError(f"`{self.cmd}` printed nothing on this device")
+        return value
+
+
+@dataclasses.dataclass
+class AnswerIs(Check):
+    """The agent's answer gives `expected` (a value, or a `ShellValue`) as `kind` compares
+    it, and names none of the `distractors` (the other candidates) beside it."""
+
+    expected: Any
+    kind: str = "text"
+    distractors: Any = ()
+    seen: str | None = dataclasses.field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"answer kind {self.kind!r} is not one of {KINDS}")
+
+    def prepare(self, device: Device) -> None:
+        if isinstance(self.expected, ShellValue):
+            self.seen = self.expected.read(device)
+
+    def value(self, device: Device | None = None) -> str:
+        """The right answer: read from `device` when the phone knows it, else the one
+        given (or seen at set-up)."""
+        if not isinstance(self.expected, ShellValue):
+            return str(self.expected)
+        if device is not None:
+            return self.expected.read(device)
+        if self.seen is None:
+            raise TaskError("set up the task first (the answer is read from the phone)")
+        return self.seen
+
+    def others(self) -> list[str]:
+        """The distractors, less any that is the answer itself."""
+        if isinstance(self.expected, ShellValue):
+            return [str(d) for d in self.distractors]
+        return [str(d) for d in self.distractors if str(d) != str(self.expected)]
+
+    def score(self, device: Device, answer: str | None) -> float:
+        return float(answer_matches(answer, self.value(device), self.kind, self.others()))
