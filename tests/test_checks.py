@@ -146,6 +146,8 @@ def test_parse_rows_reads_what_android_prints():
                     {"_id": "2", "display_name": "Two\nlines", "starred": "1"}]
     assert parse_rows(out)[0] == {"_id": "1", "display_name": "Lovelace, Ada", "starred": ""}
     assert parse_rows("No result found.\n", ["_id"]) == []
+    two = "Row: 0 _id=1, starred=0\nNo result found.\n"  # two queries joined with &&
+    assert parse_rows(two, ["_id", "starred"]) == [{"_id": "1", "starred": "0"}]
 
 
 def test_provider_query_reads_the_contacts_provider(phone):

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from antrap_gym.device import Device
 
 _ROW = re.compile(r"^Row: \d+ ")
+_NONE = "No result found."
 _NEXT_COL = re.compile(r", (?=[A-Za-z_][A-Za-z0-9_]*=)")
 
 
@@ -25,10 +26,14 @@ def _row_texts(out: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     rows: list[str] = []
+    open_row = False  # a line that is not a row continues the last row, if one is open
     for line in lines:
         if _ROW.match(line):
             rows.append(_ROW.sub("", line, count=1))
-        elif rows:
+            open_row = True
+        elif line == _NONE:  # another query's empty answer (commands joined with &&)
+            open_row = False
+        elif open_row:
             rows[-1] += "\n" + line
     return rows
 
