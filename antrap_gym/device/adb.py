@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import errno
 import logging
 import math
 import os
@@ -25,24 +26,28 @@ import shlex
 import shutil
 import signal
 import socket
+import stat
 import struct
 import subprocess
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import parse_qsl
 
 import numpy as np
 
 from antrap_gym.device.elements import UIElement, filter_meaningful, parse_ui_xml
+from antrap_gym.device.overlay import Overlay, OverlayEvent
 from antrap_gym.device.protocol import (
     KNOWN_APPS,
     Device,
     DeviceError,
+    DeviceFileError,
     DeviceLostError,
     ShellResult,
     Snapshot,
 )
+from antrap_gym.device.virtual import VirtualOverlays
 
 log = logging.getLogger(__name__)
 
@@ -179,6 +184,8 @@ class AdbDevice(Device):
         self._size: tuple[int, int] | None = None
         self._ime_ready: bool | None = None
         self._packages: dict[str, str] | None = None
+        #: the overlays shown virtually (None until the first; see `show_overlay`)
+        self._virtual: VirtualOverlays | None = None
 
     # --- transport ---------------------------------------------------------------------------
     def _host(self, service: str, timeout: float) -> tuple[bool, str]:
@@ -267,13 +274,16 @@ class AdbDevice(Device):
         finally:
             _close(c)
 
-    def _run(self, cmd: str, timeout: float, resend: bool) -> tuple[bytes, bytes, int]:
+    def _run(self, cmd: str, timeout: float, resend: bool,
+             once: Callable[[str, float], tuple[bytes, bytes, int]] | None = None,
+             ) -> tuple[bytes, bytes, int]:
         """Run `cmd`, retrying transport failures until `retry_window_s` after the call began
         (back-off from `RETRY_PAUSE_S`, doubling, at most `RETRY_PAUSE_CAP_S`; network devices
         re-dialled before each retry): every failure that happened before the device got the
         command, and -- when `resend` -- also those after (timeouts, broken connections),
         since the command may then have run already. No attempt begins once the window is
-        over, so a call ends about one attempt's timeouts past it at the latest."""
+        over, so a call ends about one attempt's timeouts past it at the latest.
+        `once`: what one attempt does (default `_shell_once`; `pull` passes its own)."""
         adbutils = _adbutils()
         deadline = time.monotonic() + self.retry_window_s
         attempts = 0
@@ -281,7 +291,7 @@ class AdbDevice(Device):
             attempts += 1
             self.round_trips += 1
             try:
-                return self._shell_once(cmd, timeout)
+                return (once or self._shell_once)(cmd, timeout)
             except _Unsent as e:
                 last: BaseException = e
             except (adbutils.AdbError, OSError, EOFError) as e:
@@ -327,6 +337,11 @@ class AdbDevice(Device):
         return self._size
 
     def screenshot(self) -> np.ndarray:
+        """The screen, with the virtual overlays drawn over it."""
+        v = self._virtual
+        return v.composite(self._screencap()) if v else self._screencap()
+
+    def _screencap(self) -> np.ndarray:
         """`screencap` raw (RGBA with a 12- or 16-byte header): several times faster
         than PNG, which is the fallback."""
         # the bytes as they came (no text decoding of 10 MB of pixels)
@@ -350,7 +365,9 @@ class AdbDevice(Device):
     def ui_xml(self) -> str:
         """`uiautomator dump` to the terminal. A busy phone answers "ERROR: could not get
         idle state." (on stderr, exit status 0, no XML): retried `DUMP_RETRIES` times, then
-        a `DeviceError` saying so."""
+        a `DeviceError` saying so. A virtual overlay up: its window's XML."""
+        if self._virtual:
+            return self._virtual.xml()
         last = ""
         for attempt in range(DUMP_RETRIES):
             r = self.shell("uiautomator dump /dev/tty")
@@ -364,7 +381,8 @@ class AdbDevice(Device):
         raise DeviceError(f"uiautomator dump failed {DUMP_RETRIES} times: {last}")
 
     def ui_elements(self) -> list[UIElement]:
-        return filter_meaningful(parse_ui_xml(self.ui_xml()))
+        v = self._virtual
+        return v.elements() if v else filter_meaningful(parse_ui_xml(self.ui_xml()))
 
     # --- resets ------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
@@ -372,17 +390,20 @@ class AdbDevice(Device):
         emulator and its console takes the command; otherwise a marker that `restore`
         answers by going home and stopping the known apps (the task's set-up then
         rebuilds its own state)."""
+        virtual = self._virtual.save() if self._virtual is not None else None
         if self.emulator:
             name = f"antrap_{int(time.time() * 1000)}"
             if self._emu("avd", "snapshot", "save", name):
-                return Snapshot("adb", {"kind": "emulator", "name": name})
+                return Snapshot("adb", {"kind": "emulator", "name": name}, virtual)
             log.warning("%s: no emulator snapshot (%s); resets go home and force-stop the apps",
                         self.serial, self.emu_error)
-        return Snapshot("adb", {"kind": "home"})
+        return Snapshot("adb", {"kind": "home"}, virtual)
 
     def restore(self, snap: Snapshot) -> None:
         if snap.backend != "adb":
             raise ValueError(f"cannot restore a {snap.backend!r} snapshot over adb")
+        if snap.virtual is not None or self._virtual is not None:
+            self._overlays().load(snap.virtual)  # the overlays it showed then, and no others
         payload = snap.payload or {}
         if payload.get("kind") == "emulator":
             if self._emu("avd", "snapshot", "load", payload["name"]):
@@ -426,11 +447,61 @@ class AdbDevice(Device):
         self.emu_error = None
         return True
 
-    # --- input -------------------------------------------------------------------------------
+    # --- overlays: virtual (nothing outside a phone can make its window manager show one) --
+    def show_overlay(self, overlay: Overlay) -> bool:
+        dark = self.shell("settings get secure ui_night_mode").stdout.strip() == "2"
+        self._overlays().show(overlay, dark=dark)
+        return False
+
+    def dismiss_overlay(self, ident: str, result: str = "dismiss") -> bool:
+        return bool(self._virtual and self._virtual.dismiss(ident, result))
+
+    def overlay_log(self) -> list[OverlayEvent]:
+        return self._virtual.log if self._virtual is not None else []
+
+    def _overlays(self) -> VirtualOverlays:
+        if self._virtual is None:
+            self._virtual = VirtualOverlays(self.screen_size)
+        return self._virtual
+
+    # --- input (a virtual overlay up takes it first: `antrap_gym.device.virtual`) -------------
+    def tap(self, x: int, y: int) -> ShellResult:
+        if self._virtual:
+            self._virtual.tap(x, y)
+            return ShellResult()
+        return super().tap(x, y)
+
+    def long_press(self, x: int, y: int, duration_ms: int = 1000) -> ShellResult:
+        if self._virtual:
+            self._virtual.tap(x, y)
+            return ShellResult()
+        return super().long_press(x, y, duration_ms)
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> ShellResult:
+        return self._swallowed() or super().swipe(x1, y1, x2, y2, duration_ms)
+
+    def clear_text(self) -> ShellResult:
+        return self._swallowed(2) or super().clear_text()  # select all, delete
+
+    def key(self, keycode: str | int) -> ShellResult:
+        if self._virtual and self._virtual.key(keycode):
+            return ShellResult()
+        return super().key(keycode)
+
+    def _swallowed(self, inputs: int = 1) -> ShellResult | None:
+        """Inputs a virtual overlay swallows (None: none is up)."""
+        if not self._virtual:
+            return None
+        self._virtual.swallow(inputs)
+        return ShellResult()
+
     def enter_text(self, text: str, at: tuple[int, int] | None = None, clear: bool = False,
                    submit: bool = True) -> ShellResult:
         """Tap + clear + type + Enter as one shell round trip (`&&`: a failing step stops
-        the rest); very long text takes one more per ~32,000 characters of command."""
+        the rest); very long text takes one more per ~32,000 characters of command. A
+        virtual overlay up takes them one by one, as the phone would."""
+        if self._virtual:
+            return Device.enter_text(self, text, at=at, clear=clear, submit=submit)
         plain = self._plain(text)
         if text and not plain and not self._adb_keyboard():
             return ShellResult("", "this text needs the ADBKeyboard IME (com.android.adbkeyboard)"
@@ -447,7 +518,7 @@ class AdbDevice(Device):
     def type_text(self, text: str) -> ShellResult:
         """Type exactly `text`: `input text` for printable ASCII (quoted so that no
         character reaches the shell as syntax), the ADBKeyboard IME otherwise."""
-        return self.enter_text(text, submit=False) if text else ShellResult()
+        return self._swallowed() or (self.enter_text(text, submit=False) if text else ShellResult())
 
     @staticmethod
     def _plain(text: str) -> bool:
@@ -526,11 +597,58 @@ class AdbDevice(Device):
         return dict(self._packages)
 
     def wait(self, seconds: float) -> None:
+        self._swallowed()  # time passing is an input to a pop-up's countdown
         time.sleep(max(0.0, seconds))
 
     def describe(self) -> dict[str, Any]:
         return {"backend": "adb", "serial": self.serial, "adb_server": f"{self.host}:{self.port}",
                 "emulator": self.emulator}
+
+    def pull(self, path: str) -> bytes:
+        """The file at `path` over the ADB sync protocol (`sync:` STAT, then RECV), as
+        `adb pull` fetches it; an app's database under /data/data needs a root shell
+        (`adb root` on an emulator). Transport failures are retried as for `shell` (a
+        read runs twice safely); the device answering that there is no such file is
+        not a transport failure: `DeviceFileError`."""
+        try:
+            return self._run(path, self.timeout_s, True, once=self._pull_once)[0]
+        except DeviceLostError as e:
+            raise DeviceLostError(f"pull {path}: {e}") from None
+
+    def _pull_once(self, path: str, timeout: float) -> tuple[bytes, bytes, int]:
+        c = self._transport(timeout)
+        try:
+            c.send_command("sync:")
+            _acknowledged(c)
+            sock = c.conn
+            raw = path.encode("utf-8")
+            sock.sendall(b"STAT" + struct.pack("<I", len(raw)) + raw)
+            reply = _read_exact(sock, 16)
+            if reply[:4] != b"STAT":
+                raise EOFError(f"the device answered {bytes(reply[:4])!r} to STAT")
+            mode = struct.unpack_from("<I", reply, 4)[0]
+            if mode == 0:  # lstat failed: no such file, or none the shell user may see
+                raise DeviceFileError(path, errno.ENOENT, "No such file or directory")
+            if stat.S_ISDIR(mode):
+                raise DeviceFileError(path, errno.EISDIR, "Is a directory")
+            sock.sendall(b"RECV" + struct.pack("<I", len(raw)) + raw)
+            data = bytearray()
+            while True:
+                ident, n = struct.unpack("<4sI", _read_exact(sock, 8))
+                if ident == b"DATA":
+                    data += _read_exact(sock, n)
+                elif ident == b"DONE":
+                    break
+                elif ident == b"FAIL":
+                    reason = _read_exact(sock, n).decode("utf-8", "replace")
+                    raise DeviceFileError(path, errno.EACCES, reason)
+                else:
+                    raise EOFError(f"the device answered {ident!r} to RECV")
+            with contextlib.suppress(OSError):
+                sock.sendall(b"QUIT" + bytes(4))
+            return bytes(data), b"", 0
+        finally:
+            _close(c)
 
 
 def _input_problem(r: ShellResult, broadcasts: int) -> str:

@@ -10,11 +10,15 @@ from __future__ import annotations
 import abc
 import shlex
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from antrap_gym.device.elements import UIElement
+from antrap_gym.device.overlay import Overlay, OverlayEvent
+
+if TYPE_CHECKING:
+    from antrap_gym.device.repaint import Repainter
 
 
 class DeviceError(Exception):
@@ -23,6 +27,18 @@ class DeviceError(Exception):
 
 class DeviceLostError(DeviceError):
     """The transport to the device is gone (disconnected, killed, timed out)."""
+
+
+class DeviceFileError(DeviceError):
+    """`pull` found no file to hand over: `errno` says why (`errno.ENOENT`: no such
+    file, or none the shell user may read; `errno.EISDIR`: a folder; `errno.EACCES`:
+    refused), `path` is the path asked for."""
+
+    def __init__(self, path: str, errno: int, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.errno = errno
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +64,14 @@ class ShellResult:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """An opaque saved device state; only the backend that made it can restore it."""
+    """An opaque saved device state; only the backend that made it can restore it.
+
+    `virtual`: the overlays the device showed virtually (`antrap_gym.device.virtual`),
+    which are no part of the phone's own state."""
 
     backend: str
     payload: Any = field(repr=False)
+    virtual: Any = field(default=None, repr=False)
 
 
 class Device(abc.ABC):
@@ -139,13 +159,33 @@ class Device(abc.ABC):
         """(package, activity) of the focused window, from `dumpsys window`."""
         return parse_focused_window(self.shell("dumpsys window").stdout)
 
-    def show_overlay(self, overlay: Any) -> bool:
-        """Put a system overlay (`antrap_gym.device.sim.wm.Overlay`) on screen.
+    # --- system overlays and repainting (what traps show) -----------------
+    def show_overlay(self, overlay: Overlay) -> bool:
+        """Put a system overlay on screen, above every app: it swallows input until
+        one of its buttons, or BACK when it allows, closes it (see `overlay_log`).
 
-        Returns False when the backend cannot host one; the interruption trap
-        then composites it into observations and intercepts taps (a virtual overlay).
+        True when the backend's window manager hosts it (the simulated phone); False
+        when the device shows it *virtually* (`antrap_gym.device.virtual`): composited
+        into `screenshot`, `ui_elements` and `ui_xml`, the input helpers meeting it as
+        they would a hosted one. Only `shell` reaches the phone beneath.
         """
+        raise DeviceError(f"the {self.backend} backend cannot show overlays")
+
+    def dismiss_overlay(self, ident: str, result: str = "dismiss") -> bool:
+        """Close the topmost overlay put up as `ident`, logged with `result`;
+        False when none is up."""
         return False
+
+    def overlay_log(self) -> list[OverlayEvent]:
+        """How overlays were closed, oldest first (restored with a snapshot)."""
+        return []
+
+    def repainter(self) -> Repainter:
+        """Draws on copies of this device's screenshots in the phone's own style:
+        an element relabelled, a checkable in another state, a pop-up."""
+        from antrap_gym.device.repaint import Repainter
+
+        return Repainter(self.screen_size)
 
     def observation_token(self) -> object | None:
         """A value that changes whenever the screen may have changed, or None
@@ -158,6 +198,23 @@ class Device(abc.ABC):
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release the device's resources."""
+
+    def pull(self, path: str) -> bytes:
+        """The bytes of the file at `path` (as `adb pull` fetches it: an app's SQLite
+        database under /data/data, a file under /sdcard). A missing path, a folder or
+        a file the device will not hand over raises `DeviceFileError`. This fallback
+        reads it through the shell (`base64`); backends override it."""
+        import base64
+        import errno
+
+        res = self.shell("base64 " + shlex.quote(path))
+        if not res.ok:
+            last = (res.stderr.strip() or f"exit status {res.exit_code}").splitlines()[-1]
+            reason = last.rsplit(": ", 1)[-1]  # toybox: "base64: PATH: No such file ..."
+            code = (errno.EISDIR if "Is a directory" in reason else
+                    errno.ENOENT if "No such file" in reason else errno.EACCES)
+            raise DeviceFileError(path, code, reason)
+        return base64.b64decode(res.stdout)
 
 
 #: AndroidWorld's app names for the apps this package knows (real-device default)

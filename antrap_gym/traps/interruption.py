@@ -1,25 +1,28 @@
 """State-layer trap: a pop-up appears over the app and swallows input until dismissed.
 
-On the simulated phone it is a real system overlay in the window manager. On a
-backend that cannot host one, it is a *virtual overlay*: composited into the
-screenshot, its elements replace the focused window's, and this wrapper
-intercepts the agent's actions until one of its buttons (or BACK) closes it.
+The pop-up goes up through the Device protocol (`show_overlay`): a real system
+overlay in the simulated phone's window manager, or a *virtual overlay* on a
+backend that cannot host one, which the device composites into its screenshots
+and elements and which takes the taps and BACK meant for the screen
+(`antrap_gym.device.virtual`). How it was closed is read from `overlay_log`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from antrap_gym.device.sim.wm import Overlay, OverlayButton
+from antrap_gym.device import UIElement
+from antrap_gym.device.overlay import SYSTEM_UI, Overlay, OverlayButton
 from antrap_gym.traps import words
 from antrap_gym.traps.base import NO_OP, TrapWrapper
 from antrap_gym.traps.taxonomy import register_trap
 
 STYLES = ("permission", "dialog", "banner", "fullscreen_ad")
-OVERLAY_PACKAGE = "com.android.systemui"
-POINTED = ("click", "double_tap", "long_press")
+OVERLAY_PACKAGE = SYSTEM_UI
+#: the actions that reach a virtual pop-up as one tap at their point
+TAPS = ("click", "double_tap")
 
 
 def make_overlay(style: str, app: str, rng: np.random.Generator, countdown_p: float,
@@ -55,6 +58,14 @@ def make_overlay(style: str, app: str, rng: np.random.Generator, countdown_p: fl
                    package="com.google.android.gms.ads", ident=ident, countdown=countdown)
 
 
+class Shown(NamedTuple):
+    """This trap's pop-up while the device shows it virtually, as the agent last saw it."""
+
+    ident: str
+    overlay: Overlay
+    elements: list[UIElement]
+
+
 @register_trap
 class ExternalInterruption(TrapWrapper):
     """Permission dialog, centre dialog, top banner or full-screen ad (with an
@@ -64,14 +75,16 @@ class ExternalInterruption(TrapWrapper):
     defaults = {"styles": STYLES, "countdown_p": 0.3}
 
     def on_reset(self) -> None:
-        self._virtual: VirtualOverlay | None = None
-        self._events: dict[str, dict[str, Any]] = {}
-        phone = getattr(self.base.device, "phone", None)
-        self._seen_log = len(phone.wm.overlay_log) if phone is not None else 0
+        #: the pop-up a device shows virtually, while it is up
+        self._virtual: Shown | None = None
+        #: events whose pop-up has not been closed yet, by overlay ident
+        self._open: dict[str, dict[str, Any]] = {}
+        self._log_start = len(self.base.device.overlay_log())
 
     def recovery_blocked(self) -> bool:
         # a virtual overlay is not on the phone: the phone underneath looks untouched
         # while the pop-up still swallows every tap
+        self._collect_results()
         return self._virtual is not None
 
     # --- firing -----------------------------------------------------------------------
@@ -81,7 +94,7 @@ class ExternalInterruption(TrapWrapper):
         if hit is not None:
             obs = self._fire(t, *hit)
         if self._virtual is not None:
-            obs = self._virtual.composite(obs)
+            self._virtual = self._virtual._replace(elements=self.base.elements)
         return obs
 
     def _fire(self, t: int, k: int, firing) -> dict[str, Any]:
@@ -100,99 +113,46 @@ class ExternalInterruption(TrapWrapper):
                                           "countdown": ov.countdown,
                                           "virtual": not native},
                             substituted={"result": None}, pre=pre, k=k)
-        self._events[ident] = event
+        self._open[ident] = event
         if not native:
-            dark = base.device.shell("settings get secure ui_night_mode").stdout.strip() == "2"
-            self._virtual = VirtualOverlay(ov, base.screen_size, dark=dark)
+            self._virtual = Shown(ident, ov, [])
         self.check_solvable(event)
         return self.refresh()
 
     def _collect_results(self) -> None:
-        """Read how native overlays were closed from the window manager's log."""
-        phone = getattr(self.base.device, "phone", None)
-        if phone is None:
+        """Read how this trap's pop-ups were closed from the device's overlay log."""
+        if not self._open:
             return
-        log = phone.wm.overlay_log
-        for entry in log[self._seen_log:]:
-            if entry.ident in self._events:
-                self._events[entry.ident]["substituted"]["result"] = entry.result
-        self._seen_log = len(log)
+        for entry in self.base.device.overlay_log()[self._log_start:]:
+            event = self._open.pop(entry.ident, None)
+            if event is not None:
+                event["substituted"]["result"] = entry.result
+                if self._virtual is not None and self._virtual.ident == entry.ident:
+                    self._virtual = None
 
-    # --- virtual overlays: intercept what the agent does -------------------------------------
+    # --- virtual overlays: one agent action, one touch -------------------------------------
     def before_action(self, t, action):
+        """While a virtual pop-up is up the device gets one tap (at the point a click
+        or double tap names) or BACK, or nothing: the pop-up has the focus."""
         v = self._virtual
         if v is None:
             return action
         act = self.parse_action(action)
         if act is None:
-            return NO_OP  # the overlay has focus: nothing reaches the app
+            return action  # the env reports it; nothing reaches the device
         kind = act.action_type
         if kind in ("status", "answer"):
             return action
-        result = None
-        if kind in POINTED:
-            if act.index is not None:
-                el = v.elements[act.index] if 0 <= act.index < len(v.elements) else None
-                point = el.center if el is not None else None
-            else:
-                point = (act.x, act.y)
-            if point is not None and kind != "long_press":
-                result = v.press(point)
-        elif kind == "navigate_back" and v.overlay.back_dismisses:
-            result = "back"
-        v.tick()
-        if result is not None:
-            self._events[v.overlay.ident]["substituted"]["result"] = result
-            self._virtual = None
-        return NO_OP
+        if kind == "navigate_back":
+            return {"action_type": "navigate_back"}
+        if kind in TAPS:
+            point = self._point(act, v)
+            if point is not None:
+                return {"action_type": "click", "x": point[0], "y": point[1]}
+        return NO_OP  # swallowed (the wait still ticks an ad's countdown)
 
-
-class VirtualOverlay:
-    """An overlay drawn over another backend's screenshots, with its own elements."""
-
-    def __init__(self, overlay: Overlay, screen: tuple[int, int], dark: bool = False) -> None:
-        from antrap_gym.device.sim.phone import Phone
-
-        self.overlay = overlay
-        self.host = Phone(*screen)  # lays out and paints the overlay exactly as natively
-        if dark:
-            self.host.settings.put("secure", "ui_night_mode", "2")
-        self.host.show_overlay(overlay)
-        self.elements = self.host.ui_elements()
-
-    def __deepcopy__(self, memo) -> VirtualOverlay:
-        """A fresh host phone showing a copy of the overlay (phones hold SQLite handles)."""
-        import copy
-
-        ov = copy.deepcopy(self.overlay, memo)
-        return VirtualOverlay(ov, (self.host.width, self.host.height), dark=self.host.dark)
-
-    def tick(self) -> None:
-        self.host.advance()  # the ad's countdown runs on agent steps
-        self.elements = self.host.ui_elements()
-
-    def press(self, point: tuple[float, float]) -> str | None:
-        """The result of a tap at `point`, or None if it only hit the scrim."""
-        for b in self.overlay.buttons:
-            label = b.desc or b.label
-            el = next((e for e in self.elements if e.is_clickable
-                       and label in (e.text, e.content_description)), None)
-            if el is not None and el.bbox_pixels.contains(*point):
-                return b.result
-        return None
-
-    def composite(self, obs: dict[str, Any]) -> dict[str, Any]:
-        from antrap_gym.device.elements import serialize_elements
-        from antrap_gym.device.sim.render.painter import DARK, LIGHT, Painter
-
-        new = dict(obs)
-        new["ui_elements"] = serialize_elements(self.elements)
-        if "screenshot" in obs:
-            img = obs["screenshot"].copy()
-            host = self.host
-            p = Painter(img, DARK if host.dark else LIGHT, host.density, {})
-            for win in host.windows():
-                if win.name == "overlay":
-                    p.draw(win.root, None, None)
-            new["screenshot"] = img
-        return new
+    def _point(self, act, v: Shown) -> tuple[int, int] | None:
+        if act.index is not None:
+            return v.elements[act.index].center if 0 <= act.index < len(v.elements) else None
+        w, h = self.base.screen_size
+        return (int(act.x), int(act.y)) if 0 <= act.x < w and 0 <= act.y < h else None

@@ -11,7 +11,7 @@ from collections import deque
 from typing import Any
 
 from antrap_gym.device.elements import UIElement
-from antrap_gym.traps import repaint, view
+from antrap_gym.traps import view
 from antrap_gym.traps.base import TrapWrapper
 from antrap_gym.traps.round import _copy_obs
 from antrap_gym.traps.taxonomy import register_trap
@@ -161,15 +161,14 @@ class VisualHallucination(OneStepView):
         new["ui_elements"] = view.render(view.replaced(items, index, shown))
         if "screenshot" in obs:
             img = obs["screenshot"].copy()
-            dens = base.screen_size[0] / 1080 * 2.625
+            painter = base.device.repainter()
             if "icon" in sub:
-                repaint.reicon(img, e.bbox_pixels, sub["icon"], e.is_checkable, shown.is_checked,
-                               repaint.is_dark(img), dens)
+                painter.icon_button(img, e.bbox_pixels, sub["icon"], e.is_checkable,
+                                    shown.is_checked)
             elif mode == "antonym":
-                repaint.relabel(img, e.bbox_pixels, what, dens)
+                painter.relabel(img, e.bbox_pixels, what)
             else:
-                repaint.flip_checkable(img, e.bbox_pixels, CHECKABLE_KIND[what], not e.is_checked,
-                                       repaint.is_dark(img), dens)
+                painter.checkable(img, e.bbox_pixels, CHECKABLE_KIND[what], not e.is_checked)
             new["screenshot"] = img
         return new, {"mode": mode}, sub
 

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from antrap_gym.device.elements import UIElement
+from antrap_gym.device.overlay import Overlay, OverlayEvent
 from antrap_gym.device.protocol import Device, ShellResult, Snapshot
 from antrap_gym.device.sim.phone import KEYCODES, Phone, keycode_of
 from antrap_gym.device.sim.shell.interpreter import Shell
 from antrap_gym.device.sim.uixml import dump_xml
+from antrap_gym.device.virtual import VirtualOverlays, remove_overlay
 
 IDLE_STATE_ERROR = "ERROR: could not get idle state.\n"
 
@@ -38,7 +40,9 @@ class SimDevice(Device):
     """A simulated Pixel 6: deterministic, microsecond snapshots, no emulator.
 
     Input helpers call the phone directly (no shell parsing on the hot path);
-    `shell()` accepts the same commands a real device does.
+    `shell()` accepts the same commands a real device does. Overlays are the
+    window manager's own; with `host_overlays=False` they are virtual, as on a
+    real device (`antrap_gym.device.virtual`).
     """
 
     backend = "sim"
@@ -50,6 +54,8 @@ class SimDevice(Device):
         self._shell = Shell(self.phone)
         #: False makes the phone behave like a backend without an overlay helper app
         self.host_overlays = host_overlays
+        #: the overlays shown virtually (None until the first)
+        self._virtual: VirtualOverlays | None = None
         #: fault injection (tests); see `SimFaults`
         self.faults = SimFaults()
         if serial is not None:
@@ -80,44 +86,65 @@ class SimDevice(Device):
         return self._shell.run(cmd)
 
     def screenshot(self) -> np.ndarray:
-        return self.phone.screenshot()
+        v = self._virtual
+        return v.composite(self.phone.screenshot()) if v else self.phone.screenshot()
 
     def ui_elements(self) -> list[UIElement]:
-        return list(self.phone.ui_elements())
+        v = self._virtual
+        return v.elements() if v else list(self.phone.ui_elements())
 
     def ui_xml(self) -> str:
-        return dump_xml(self.phone)
+        v = self._virtual
+        return v.xml() if v else dump_xml(self.phone)
 
     @property
     def screen_size(self) -> tuple[int, int]:
         return self.phone.width, self.phone.height
 
     def snapshot(self) -> Snapshot:
-        return Snapshot("sim", self.phone.snapshot())
+        v = self._virtual
+        return Snapshot("sim", self.phone.snapshot(), v.save() if v is not None else None)
 
     def restore(self, snap: Snapshot) -> None:
         if snap.backend != "sim":
             raise ValueError(f"cannot restore a {snap.backend!r} snapshot on the simulated phone")
         self.phone.restore(snap.payload)
+        if snap.virtual is not None or self._virtual is not None:
+            self._overlays().load(snap.virtual)
 
-    # --- fast input paths --------------------------------------------------------
+    # --- fast input paths (a virtual overlay up takes them first: `device.virtual`) -------
     def tap(self, x: int, y: int) -> ShellResult:
-        self.phone.tap(x, y)
+        if self._virtual:
+            self._virtual.tap(x, y)
+        else:
+            self.phone.tap(x, y)
         return ShellResult()
 
     def long_press(self, x: int, y: int, duration_ms: int = 1000) -> ShellResult:
-        self.phone.swipe(x, y, x, y, duration_ms)
+        if self._virtual:
+            self._virtual.tap(x, y)
+        else:
+            self.phone.swipe(x, y, x, y, duration_ms)
         return ShellResult()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> ShellResult:
-        self.phone.swipe(x1, y1, x2, y2, duration_ms)
+        if self._virtual:
+            self._virtual.swallow()
+        else:
+            self.phone.swipe(x1, y1, x2, y2, duration_ms)
         return ShellResult()
 
     def type_text(self, text: str) -> ShellResult:
-        self.phone.input_text(text)
+        if self._virtual:
+            self._virtual.swallow()
+        else:
+            self.phone.input_text(text)
         return ShellResult()
 
     def clear_text(self) -> ShellResult:
+        if self._virtual:
+            self._virtual.swallow(2)  # select all, delete
+            return ShellResult()
         self.phone.key_combination([KEYCODES["CTRL_LEFT"], KEYCODES["A"]])
         self.phone.key(KEYCODES["DEL"])
         return ShellResult()
@@ -126,7 +153,8 @@ class SimDevice(Device):
         code = keycode_of(keycode)
         if code is None:
             return ShellResult("", f"Error: Unknown keycode: {keycode}\n", 1)
-        self.phone.key(code)
+        if not (self._virtual and self._virtual.key(code)):
+            self.phone.key(code)
         return ShellResult()
 
     def launch(self, package: str, activity: str | None = None) -> ShellResult:
@@ -136,19 +164,53 @@ class SimDevice(Device):
         return ShellResult()
 
     def wait(self, seconds: float) -> None:
+        if self._virtual:
+            self._virtual.swallow()
         self.phone.advance(int(max(0.0, seconds) * 1000))
 
-    def show_overlay(self, overlay) -> bool:
+    # --- overlays -------------------------------------------------------------------
+    def show_overlay(self, overlay: Overlay) -> bool:
         if not self.host_overlays:
+            self._overlays().show(overlay, dark=self.phone.dark)
             return False
         self.phone.show_overlay(overlay)
         return True
 
+    def dismiss_overlay(self, ident: str, result: str = "dismiss") -> bool:
+        v = self._virtual
+        return bool(v and v.dismiss(ident, result)) or remove_overlay(self.phone, ident, result)
+
+    def overlay_log(self) -> list[OverlayEvent]:
+        v = self._virtual
+        log = self.phone.wm.overlay_log
+        return [*log, *v.log] if v is not None and v.log else log
+
+    def _overlays(self) -> VirtualOverlays:
+        if self._virtual is None:
+            self._virtual = VirtualOverlays(self.screen_size)
+        return self._virtual
+
     def observation_token(self) -> object:
-        return self.phone.revision
+        v = self._virtual
+        return self.phone.revision if v is None else (self.phone.revision, v.revision)
 
     def app_packages(self) -> dict[str, str]:
         return {app.label.lower(): pkg for pkg, app in self.phone.apps.items() if app.launchable}
 
     def foreground(self) -> tuple[str, str]:
         return self.phone.focused_component()
+
+    def pull(self, path: str) -> bytes:
+        """From the phone's storage, as `adb pull` fetches it: a file under /sdcard, or an
+        app's SQLite database at its Android path (the bytes of the database file)."""
+        import errno
+
+        from antrap_gym.device.protocol import DeviceFileError
+        from antrap_gym.device.sim.storage.files import FsError
+
+        try:
+            return self.phone.fs.read(path)
+        except FsError as e:
+            reason = str(e).rsplit(": ", 1)[-1]
+            code = errno.EISDIR if reason == "Is a directory" else errno.ENOENT
+            raise DeviceFileError(path, code, reason) from None
