@@ -67,3 +67,51 @@ def test_the_model_format_and_the_eval_report_import_no_circle():
     assert "antrap_gym.agents.parsers" in imported("antrap_gym/agents/policy.py")
     assert "antrap_gym.eval.runner" not in imported("antrap_gym/eval/report.py")
     assert "antrap_gym.eval.report" in imported("antrap_gym/eval/runner.py")
+
+
+#: DESIGN.md's layers, bottom first: a module may import its own layer and those below
+LAYER_ORDER = ("antrap_gym.console", "antrap_gym.device", "antrap_gym.configs", "antrap_gym.tasks",
+               "antrap_gym.env", "antrap_gym.traps", "antrap_gym.registration", "antrap_gym.agents",
+               "antrap_gym.rollout", "antrap_gym.eval", "antrap_gym.bench", "antrap_gym.training",
+               "antrap_gym.cli")
+
+
+def _layer(module: str) -> int | None:
+    found = None
+    for i, name in enumerate(LAYER_ORDER):
+        if module == name or module.startswith(name + "."):
+            found = i
+    return found
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    parts = INSTALLED_AS[parts[0]].split(".") + parts[1:]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_layer_imports_one_above_it():
+    """Data flows down, nothing calls up: traps never import agents (the solver they need
+    lives with the tasks), the env never imports traps, ... (lazy imports count too)."""
+    up = []
+    for p in SOURCES:
+        if p.relative_to(ROOT).parts[0] not in INSTALLED_AS:
+            continue
+        me = _module_name(p)
+        mine = _layer(me)
+        if mine is None:
+            continue
+        for line, mod in imports(p):
+            theirs = _layer(mod)
+            if theirs is not None and theirs > mine:
+                up.append(f"{p.relative_to(ROOT)}:{line}: {me} imports {mod}")
+    assert not up, "\n".join(up)
+
+
+def test_traps_reach_the_phone_only_through_the_device_protocol():
+    """No trap imports the simulated phone's internals (window manager, painter, views):
+    overlays and repainting are capabilities of the Device protocol."""
+    inside = [f"{p.relative_to(ROOT)}:{line} imports {mod}"
+              for p in sorted((ROOT / "antrap_gym" / "traps").rglob("*.py"))
+              for line, mod in imports(p) if mod.startswith("antrap_gym.device.sim")]
+    assert not inside, "\n".join(inside)
