@@ -18,6 +18,7 @@ import antrap_gym  # noqa: F401  (registers the envs)
 import antrap_gym.tasks.contacts_tasks as ct
 from antrap_gym.agents import OracleAgent
 from antrap_gym.device.sim import SimDevice
+from antrap_gym.device.sim.apps.contacts import ContactsProvider
 from antrap_gym.tasks.registry import TEMPLATES
 
 PKG = "com.google.android.contacts"
@@ -131,7 +132,7 @@ def test_empty_state():
 
 def test_shell_seed_recipe_reads_back():
     d = SimDevice()
-    d.phone.contacts.add("Old Person", "123")
+    ContactsProvider.of(d.phone).add("Old Person", "123")
     seed(d, ROSTER)
     phones = query(d, "data/phones", "display_name:data1")
     assert {(r["display_name"], r["data1"]) for r in phones} == {(p[0], p[1]) for p in ROSTER}
@@ -371,7 +372,7 @@ def test_setup_is_shell_only_and_not_yet_solved(tid):
     cls = TEMPLATES[tid]
     task = cls(cls.generate_params(np.random.default_rng(0)))
     d = SimDevice()
-    d.phone.contacts.add("Leftover Person", "555")
+    ContactsProvider.of(d.phone).add("Leftover Person", "555")
     counting = CountingDevice(d)
     task.setup(counting)
     assert counting.calls <= 5
@@ -384,8 +385,8 @@ def test_setup_is_shell_only_and_not_yet_solved(tid):
         assert task.is_successful(d, None) == 0.0
     else:
         assert task.is_successful(d) == 0.0
-    task.teardown(d)
-    assert contact_names(d) == []
+    task.teardown(d)  # puts back the address book set-up replaced
+    assert contact_names(d) == ["Leftover Person"]
 
 
 @pytest.mark.parametrize("tid", [t for t in CONTACT_TEMPLATES if TEMPLATES[t].needs_scroll])

@@ -172,7 +172,7 @@ def remove_overlay(phone: Phone, ident: str, result: str) -> bool:
     """Take the topmost overlay put up as `ident` off a simulated phone, logged with `result`."""
     for i in range(len(phone.wm.overlays) - 1, -1, -1):
         if phone.wm.overlays[i].ident == ident:
-            phone._remove_overlay(i, result)  # the phone's own removal (log, repaint)
+            phone.remove_overlay(i, result)  # the phone's own removal (log, repaint)
             return True
     return False
 

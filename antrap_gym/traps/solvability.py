@@ -56,8 +56,11 @@ class Prover:
 
     def __init__(self) -> None:
         self._scratch: AndroidEnv | None = None
-        #: distance by (task, phone state): agents revisit states (home, a list...)
-        self._memo: OrderedDict[tuple, int | None] = OrderedDict()
+        #: distance by (task, phone state): agents revisit states (home, a list...).
+        #: An entry holds its task, so the task's id in the key cannot be reused by
+        #: another task while the entry lives (a freed task's id is, and a stale hit
+        #: made the oracle's streams differ run to run).
+        self._memo: OrderedDict[tuple, tuple[Any, int | None]] = OrderedDict()
 
     @staticmethod
     def available(env: AndroidEnv) -> bool:
@@ -71,13 +74,14 @@ class Prover:
         if not self.available(env):
             raise RuntimeError("forking needs a deterministic phone (the simulated one)")
         snap = env.device.snapshot()
-        key = (id(env.task), snap.backend, _digest(snap.payload),
+        key = (id(env.task), snap.backend, _digest(snap.payload), _digest(snap.virtual),
                json.dumps(first_action, sort_keys=True, default=str), env.answer)
-        if key in self._memo:
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is env.task:
             self._memo.move_to_end(key)
-            return self._memo[key]
+            return hit[1]
         d = self._distance(env, snap, first_action)
-        self._memo[key] = d
+        self._memo[key] = (env.task, d)
         if len(self._memo) > MEMO_SIZE:
             self._memo.popitem(last=False)
         return d

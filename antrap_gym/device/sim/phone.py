@@ -544,7 +544,7 @@ class Phone:
         if wm.overlays:
             ov = wm.overlays[-1]
             if ov.back_dismisses:
-                self._remove_overlay(len(wm.overlays) - 1, "back")
+                self.remove_overlay(len(wm.overlays) - 1, "back")
                 return True
             return False
         if wm.recents_open:
@@ -718,9 +718,10 @@ class Phone:
 
     def overlay_pressed(self, index: int, button: int) -> None:
         ov = self.wm.overlays[index]
-        self._remove_overlay(index, ov.buttons[button].result)
+        self.remove_overlay(index, ov.buttons[button].result)
 
-    def _remove_overlay(self, index: int, result: str) -> None:
+    def remove_overlay(self, index: int, result: str) -> None:
+        """Take overlay `index` off the screen, logged as closed with `result`."""
         ov = self.wm.overlays.pop(index)
         self.wm.overlay_log.append(OverlayEvent(ov.ident, result, self.clock_ms))
         self.changed()

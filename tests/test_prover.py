@@ -1,0 +1,41 @@
+"""The solvability prover's memo: a hit is only ever the same task's."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from antrap_gym.env.android_env import AndroidEnv
+from antrap_gym.traps.solvability import Prover
+
+
+def _env(task_id: str, seed: int):
+    env = AndroidEnv(task=task_id, obs_mode="text")
+    env.reset(seed=seed)
+    return env
+
+
+def test_a_memo_entry_keeps_its_task_alive_so_its_id_is_never_reused():
+    """The memo keys on the task's id; were the task freed, a later task could be
+    given the same id and meet the first one's distances (this made the oracle's
+    trapped streams differ from run to run)."""
+    prover = Prover()
+    env = _env("SettingsWifiToggle", 0)
+    d = prover.distance(env)
+    assert d is not None and d > 0
+    ref = weakref.ref(env.task)
+    other = _env("SettingsBuildNumber", 0)
+    assert prover.distance(other) is not None  # the scratch env now plays another task
+    env.close()
+    del env
+    gc.collect()
+    assert ref() is not None
+
+
+def test_two_tasks_at_the_same_phone_state_get_their_own_distances():
+    prover = Prover()
+    a = _env("SettingsWifiToggle", 0)
+    b = _env("SettingsBuildNumber", 0)
+    b.device.restore(a.device.snapshot())  # the same phone, a different task
+    da, db = prover.distance(a), prover.distance(b)
+    assert da == Prover().distance(a) and db == Prover().distance(b)
