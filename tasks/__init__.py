@@ -2,7 +2,13 @@
 parameters, set-up recipes and checks that speak only to the Device protocol
 (tasks/checks/, tasks/apps/), and semantic solutions; grouped into suites."""
 
-from antrap_gym.tasks import contacts_tasks, markor_tasks, settings_tasks  # noqa: F401  (register templates)
+from antrap_gym.tasks import (  # noqa: F401  (register templates)
+    contacts_tasks,
+    markor_reference,
+    markor_tasks,
+    settings_tasks,
+    system_reference,
+)
 from antrap_gym.tasks.base import Task, TaskError, answer_matches
 from antrap_gym.tasks.registry import SUITES, TEMPLATES, Suite, get_suite, get_template, register
 from antrap_gym.tasks.suites import build_suites

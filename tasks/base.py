@@ -39,6 +39,10 @@ class Task:
     kind: ClassVar[str] = "action"
     #: "train" or "test": which held-out suite the template belongs to (tasks/suites.py)
     split: ClassVar[str] = ""
+    #: where the template comes from: "AndroidWorld" or "AnTrap" (a reference template,
+    #: named and drawn as the reference task, so results line up row by row with the
+    #: papers' tables) or "antrap-gym" (one of ours; the `antrap-extra` suite)
+    source: ClassVar[str] = "antrap-gym"
     tags: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: dict[str, Any]) -> None:

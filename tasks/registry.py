@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from antrap_gym.tasks.base import Task
 
 TEMPLATES: dict[str, type[Task]] = {}
+#: old template ids that now resolve to another (ours renamed to the reference name)
+ALIASES: dict[str, str] = {}
 
 
 def register(cls: type[Task]) -> type[Task]:
@@ -14,15 +16,31 @@ def register(cls: type[Task]) -> type[Task]:
     tid = cls.task_id()
     if tid in TEMPLATES and TEMPLATES[tid] is not cls:
         raise ValueError(f"duplicate task id {tid}")
+    if tid in ALIASES:
+        raise ValueError(f"task id {tid} is already an alias of {ALIASES[tid]}")
     TEMPLATES[tid] = cls
     return cls
+
+
+def register_alias(old: str, new: str) -> None:
+    """Make the retired id `old` resolve to the template `new` (already registered)."""
+    if new not in TEMPLATES:
+        raise ValueError(f"alias {old} -> {new}: no template {new}")
+    if old in TEMPLATES or ALIASES.get(old, new) != new:
+        raise ValueError(f"alias {old} -> {new}: {old} is already taken")
+    ALIASES[old] = new
+
+
+def resolve(task_id: str) -> str:
+    """The registered id `task_id` names (itself, or what its alias points to)."""
+    return ALIASES.get(task_id, task_id)
 
 
 def get_template(task_id: str | type[Task]) -> type[Task]:
     if isinstance(task_id, type):
         return task_id
     try:
-        return TEMPLATES[task_id]
+        return TEMPLATES[resolve(task_id)]
     except KeyError:
         raise KeyError(f"unknown task {task_id!r}; see `antrap tasks`") from None
 

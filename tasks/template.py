@@ -28,7 +28,7 @@ from antrap_gym.tasks.base import Task, TaskError
 from antrap_gym.tasks.binding import DONE, BindError, bind
 from antrap_gym.tasks.checks import AllOf, AnswerIs, Check, MeanOf
 from antrap_gym.tasks.recipes import Recipe
-from antrap_gym.tasks.registry import register
+from antrap_gym.tasks.registry import register, register_alias
 from antrap_gym.tasks.steps import Step
 
 if TYPE_CHECKING:
@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 KINDS = ("action", "answer", "composite")
 SPLITS = ("train", "test")
+#: reference sources (tasks.base.Task.source); anything else is one of ours
+REFERENCE_SOURCES = ("AndroidWorld", "AnTrap")
+SOURCES = (*REFERENCE_SOURCES, "antrap-gym")
 
 Solution = Sequence[Step] | Callable[[Mapping[str, Any]], list[Step]]
 
@@ -56,6 +59,7 @@ class Template:
     setup: tuple[Recipe, ...] = ()
     derived: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
     needs_scroll: bool = False
+    source: str = "antrap-gym"
 
 
 class DataTask(Task):
@@ -139,6 +143,8 @@ def _validate(spec: Template) -> str:
         raise ValueError(f"{spec.id}: split {spec.split!r} is not one of {SPLITS}")
     if not spec.apps:
         raise ValueError(f"{spec.id}: no apps")
+    if spec.source not in SOURCES:
+        raise ValueError(f"{spec.id}: source {spec.source!r} is not one of {SOURCES}")
     if spec.complexity <= 0:
         raise ValueError(f"{spec.id}: complexity must be positive")
     if not isinstance(spec.check, Check):
@@ -159,18 +165,26 @@ def template(*, id: str, apps: Sequence[str], complexity: float, kind: str, spli
              solution: Solution, setup: Sequence[Recipe] = (),
              derived: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
              needs_scroll: bool = False, doc: str = "", base: type[DataTask] = DataTask,
+             source: str = "antrap-gym", aliases: Sequence[str] = (),
              register_it: bool = True, **attrs: Any) -> type[DataTask]:
     """Declare a template; returns its Task class, registered unless `register_it` is
-    False (a scratch template in a test or a notebook). Extra keyword arguments become
-    class attributes."""
+    False (a scratch template in a test or a notebook). `source` is "AndroidWorld" or
+    "AnTrap" for a reference template (then `id` is the reference class name), else
+    ours; `aliases` are old ids that now resolve to this one. Extra keyword arguments
+    become class attributes."""
     spec = Template(id=id, apps=tuple(apps), complexity=complexity, kind=kind, split=split,
                     goal=goal, params=params, check=check, solution=solution, setup=tuple(setup),
-                    derived=derived, needs_scroll=needs_scroll)
+                    derived=derived, needs_scroll=needs_scroll, source=source)
     answer_kind = _validate(spec)
     module = sys._getframe(1).f_globals.get("__name__", __name__)
     cls = type(id, (base,), {
         "spec": spec, "template": goal, "apps": spec.apps, "complexity": complexity,
         "kind": kind, "split": split, "answer_task": kind == "answer",
-        "answer_kind": answer_kind, "needs_scroll": needs_scroll,
+        "answer_kind": answer_kind, "needs_scroll": needs_scroll, "source": source,
         "__doc__": doc or None, "__module__": module, "__qualname__": id, **attrs})
-    return register(cls) if register_it else cls
+    if not register_it:
+        return cls
+    register(cls)
+    for old in aliases:
+        register_alias(old, id)
+    return cls

@@ -1,0 +1,1 @@
+"""Reference templates (AndroidWorld's and AnTrap's) for system: being written."""
