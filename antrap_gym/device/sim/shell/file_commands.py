@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import calendar
 import fnmatch
 import posixpath
 import re
@@ -78,6 +79,8 @@ def ls(sh: Shell, args: list[str], stdin: bytes) -> Output:
         if multi:
             out.append(("\n" if i else "") + f"{p}:")
         names = fs.listdir(full)
+        if "t" in flags:  # newest first, as toybox sorts by modification time
+            names = sorted(names, key=lambda n, d=full: -fs.mtime(posixpath.join(d, n)))
         if "a" in flags:
             names = [".", "..", *names]
         elif "A" not in flags:
@@ -177,14 +180,54 @@ def mkdir(sh: Shell, args: list[str], stdin: bytes) -> Output:
     return b"", "".join(errs), code
 
 
+def _touch_time(opt: str, value: str) -> int | None:
+    """toybox touch's -d (`@SECONDS`, `YYYY-MM-DD[ T]hh:mm[:ss]`, UTC like the device
+    clock) and -t (`[[CC]YY]MMDDhhmm[.ss]`) as seconds since the epoch; None if bad."""
+    if opt == "-d":
+        if value.startswith("@") and value[1:].isdigit():
+            return int(value[1:])
+        m = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d)(?::(\d\d))?)?(?:\.\d+)?Z?",
+                         value.strip())
+        if not m:
+            return None
+        parts = [int(g) if g else 0 for g in m.groups()]
+    else:
+        m = re.fullmatch(r"((?:\d\d)?\d\d)?(\d\d)(\d\d)(\d\d)(\d\d)(?:\.(\d\d))?", value)
+        if not m:
+            return None
+        year = m.group(1) or "2023"
+        year = ("20" + year) if len(year) == 2 else year
+        parts = [int(year), *(int(g) for g in m.groups()[1:5]), int(m.group(6) or 0)]
+    try:
+        return calendar.timegm(time.struct_time((*parts, 0, 0, 0)))
+    except (OverflowError, ValueError):
+        return None
+
+
 @command("touch")
 def touch(sh: Shell, args: list[str], stdin: bytes) -> Output:
-    if not args:
+    when, create, paths = sh.phone.now, True, []
+    it = iter(args)
+    for a in it:
+        if a in ("-d", "-t"):
+            value = next(it, None)
+            when = _touch_time(a, value) if value is not None else None
+            if when is None:
+                return b"", f"touch: bad date '{value}'\n", 1
+        elif a == "-c":
+            create = False
+        elif a in ("-a", "-m", "-am", "-ma"):
+            continue
+        else:
+            paths.append(a)
+    if not paths:
         return b"", "touch: Needs 1 argument\n", 1
     errs, code = [], 0
-    for p in args:
+    for p in paths:
+        if not create and not sh.phone.fs.exists(p):
+            continue
         try:
-            sh.phone.fs.touch(p, sh.phone.now)
+            sh.phone.fs.touch(p, when)
         except FsError as e:
             errs.append(f"touch: {e}\n")
             code = 1

@@ -90,6 +90,7 @@ class MainActivity(MarkorActivity):
         super().__init__()
         self.cwd = ROOT
         self.target = ""  # the entry a rename/move/delete dialog acts on (a name in cwd)
+        self.selected: list[str] = []  # selection mode (names in cwd) when not empty
 
     def title(self, phone: Phone) -> str:
         return "Markor"
@@ -105,6 +106,7 @@ class MainActivity(MarkorActivity):
         if path != self.cwd:
             self.cwd = path
             self.scroll["files"] = 0
+            self.selected = []
         return path
 
     def _entries(self, phone: Phone, folder: str) -> list[tuple[str, bool]]:
@@ -127,13 +129,17 @@ class MainActivity(MarkorActivity):
     def build(self, ui: UI, phone: Phone) -> None:
         cwd = self._cwd(phone)
         at_root = cwd == ROOT
+        entries = self._entries(phone, cwd)
+        self.selected = [n for n in self.selected if any(n == e[0] for e in entries)]
+        if self.selected:
+            self._build_selecting(ui, phone, cwd, entries)
+            return
         ui.toolbar("Markor" if at_root else posixpath.basename(cwd),
                    back=False if at_root else (lambda: self.go_up(phone)),
                    menu=[Choice("New folder", "ask_new_folder"), Choice("Go to top folder", "go_root")],
                    rid=RID + "toolbar")
         rel = "Markor" + cwd[len(ROOT):]
         ui.text(rel.replace("/", " / "), style="caption", rid=RID + "path")
-        entries = self._entries(phone, cwd)
         if not entries:
             ui.empty("This folder is empty.\nTap + to create a note.")
         else:
@@ -150,6 +156,50 @@ class MainActivity(MarkorActivity):
                 ui.spacer(88)  # the last row can scroll clear of the FAB
         ui.fab("add", "Create a new file or folder", lambda: self.ask_new_file(phone),
                rid=RID + "fab_add_new_item")
+
+    def _build_selecting(self, ui: UI, phone: Phone, cwd: str,
+                         entries: list[tuple[str, bool]]) -> None:
+        """Selection mode (long-press > Select): rows toggle, the bar selects all or deletes."""
+        ui.toolbar(f"{len(self.selected)} selected", back=lambda: self.clear_selection(phone),
+                   actions=[("check", "Select all", lambda: self.select_all(phone)),
+                            ("delete", "Delete", lambda: self.ask_delete_selected(phone))],
+                   rid=RID + "toolbar")
+        ui.text(("Markor" + cwd[len(ROOT):]).replace("/", " / "), style="caption", rid=RID + "path")
+        with ui.scroll("files", rid=RID + "ui__filesystem_dialog__list"):
+            for name, is_dir in entries:
+                ui.row(name, self._summary(phone, posixpath.join(cwd, name), is_dir),
+                       icon="folder" if is_dir else "file", selected=name in self.selected,
+                       on_click=(lambda n=name: self.toggle(phone, n)))
+
+    def start_select(self, phone: Phone, name: str) -> None:
+        self.selected = [name]
+
+    def toggle(self, phone: Phone, name: str) -> None:
+        if name in self.selected:
+            self.selected.remove(name)
+        else:
+            self.selected.append(name)
+
+    def select_all(self, phone: Phone) -> None:
+        self.selected = [n for n, _ in self._entries(phone, self._cwd(phone))]
+
+    def clear_selection(self, phone: Phone) -> None:
+        self.selected = []
+
+    def ask_delete_selected(self, phone: Phone) -> None:
+        n = len(self.selected)
+        phone.open_popup(self, Dialog(
+            "Delete selected items?", f"{n} item{'' if n == 1 else 's'} will be deleted permanently.",
+            buttons=[Choice("Cancel", "cancel"), Choice("Delete", "do_delete_selected", (), True)]))
+
+    def do_delete_selected(self, phone: Phone) -> None:
+        self.focus = None
+        cwd = self._cwd(phone)
+        for name in self.selected:
+            with contextlib.suppress(FsError):
+                phone.fs.remove(posixpath.join(cwd, name), recursive=True)
+        phone.toast(f"Deleted {len(self.selected)} item" + ("" if len(self.selected) == 1 else "s"))
+        self.selected = []
 
     # --- navigation -------------------------------------------------------------------
     def open_entry(self, phone: Phone, name: str, is_dir: bool) -> None:
@@ -176,6 +226,9 @@ class MainActivity(MarkorActivity):
         self.scroll["files"] = 0
 
     def on_back(self, phone: Phone) -> bool:
+        if self.selected:
+            self.selected = []
+            return True
         if self._cwd(phone) != ROOT:
             self.go_up(phone)
             return True
@@ -249,7 +302,8 @@ class MainActivity(MarkorActivity):
         self.target = name
         phone.open_popup(self, Menu([Choice("Rename", "ask_rename", (name,)),
                                      Choice("Move to…", "ask_move", (name,)),
-                                     Choice("Delete", "ask_delete", (name,), destructive=True)],
+                                     Choice("Delete", "ask_delete", (name,), destructive=True),
+                                     Choice("Select", "start_select", (name,))],
                                     anchor, title=name))
 
     def ask_rename(self, phone: Phone, name: str) -> None:
