@@ -534,3 +534,8 @@ for _name, _line, _quoted, _split in _PREPENDS:
         " top of the note. Save the note.",
         lambda s, first=_line: first + "\n" + s, _split, f"{_line!r} as a new first line.")
 
+
+TEMPLATE_IDS: tuple[str, ...] = tuple(
+    n for n, v in globals().items()
+    if isinstance(v, type) and issubclass(v, DataTask) and v.__module__ == __name__
+    and n.startswith("Markor"))
