@@ -16,10 +16,14 @@ from antrap_gym.tasks.checks import (
     AnswerIs,
     AnyItem,
     Changed,
+    ElementShows,
     Eq,
+    Fuzzy,
     OnlyItem,
     Phone,
+    ProviderQuery,
     Removed,
+    RowsExist,
     Text,
     parse_rows,
 )
@@ -43,12 +47,60 @@ CREATE = Tap(screen=ct.PEOPLE, target=Target(desc="Create contact"))
 SAVE = Tap(screen=ct.EDITOR, target=Target(text="Save"), done=DONE)
 NEW_ROW = {"name": Text("{name}"), "phones": AnyItem(Phone("{phone}"))}
 
-ContactsAddContact = contacts(
-    id="ContactsAddContact", kind="action", split="train", complexity=1.6,
-    goal="Create a new contact named {name} with the phone number {phone}.",
-    params=lambda rng: ct.newcomer(rng, 5), derived=ct.name_parts,
-    check=Added(ct.PEOPLE_ROWS, (NEW_ROW,)),
-    solution=[ct.open_app(), CREATE, *ct.editor_fields("{first}", "{last}", "{phone}"), SAVE])
+# --- AndroidWorld's (tasks/contacts.py there): the names, wording and draws of the reference --
+AW_FIRST = ("Alice", "Bob", "Charlie", "David", "Eva", "Frank", "Grace", "Hannah", "Ivan", "Jack")
+AW_LAST = ("Johnson", "Smith", "Brown", "Taylor", "Adams", "Wilson", "Lee", "White", "Harris",
+           "Clark")
+#: the draft's labels: not "Mobile", which the form shows twice (AndroidWorld leaves it out)
+DRAFT_LABELS = ("Home", "Work")
+LEGACY_PHONES = ProviderQuery("content://contacts/phones", ("display_name", "number"))
+NO_CONTACTS = ct.SeedContacts([])
+
+
+def _aw_contact(rng) -> dict:
+    """A random full name and a random +1 number (AndroidWorld: a name and 10 digits, +1)."""
+    first, last = (pool[int(rng.integers(len(pool)))] for pool in (ct.FIRST_NAMES, ct.LAST_NAMES))
+    return {"name": f"{first} {last}",
+            "number": "+1" + ct.AREA_CODES[int(rng.integers(len(ct.AREA_CODES)))]
+                      + f"{int(rng.integers(2, 10))}{int(rng.integers(0, 10**6)):06d}"}
+
+
+ContactsAddContact = template(
+    id="ContactsAddContact", apps=(ct.PKG,), source="AndroidWorld", kind="action",
+    split="train", complexity=1.2, base=ContactsTask,
+    goal="Create a new contact for {name}. Their number is {number}.",
+    params=_aw_contact, setup=[NO_CONTACTS], derived=ct.name_parts,
+    check=RowsExist(LEGACY_PHONES, ({"display_name": Eq("{name}"), "number": Phone("{number}")},)),
+    solution=[ct.open_app(), CREATE, *ct.editor_fields("{first}", "{last}", "{number}"), SAVE],
+    doc="AndroidWorld's check: `content://contacts/phones` lists the name with the number "
+        "(compared by digits). The address book starts empty, as there.")
+
+
+def _draft(rng) -> dict:
+    return {"first": AW_FIRST[int(rng.integers(len(AW_FIRST)))],
+            "last": AW_LAST[int(rng.integers(len(AW_LAST)))],
+            "phone": f"{int(rng.integers(100, 1000))}-{int(rng.integers(100, 1000))}-"
+                     f"{int(rng.integers(1000, 10000))}",
+            "phone_label": DRAFT_LABELS[int(rng.integers(len(DRAFT_LABELS)))]}
+
+
+LABEL = ct.EDITOR + "|Label"
+ContactsNewContactDraft = template(
+    id="ContactsNewContactDraft", apps=(ct.PKG,), source="AndroidWorld", kind="action",
+    split="test", complexity=1.2, base=ContactsTask,
+    goal="Go to the new contact screen and enter the following details: First Name: {first}, "
+         "Last Name: {last}, Phone: {phone}, Phone Label: {phone_label}. Do NOT hit save.",
+    params=_draft, setup=[NO_CONTACTS],
+    check=ElementShows(({"hint_text": "First name", "text": Fuzzy("{first}", 0.9)},
+                        {"hint_text": "Last name", "text": Fuzzy("{last}", 0.9)},
+                        {"hint_text": "Phone", "text": Phone("{phone}")},
+                        {"text": "{phone_label}", "content_description": "{phone_label} Phone"})),
+    solution=[ct.open_app(), CREATE, *ct.editor_fields("{first}", "{last}", "{phone}"),
+              Tap(screen=ct.EDITOR, target=Target(rid="phone_label")),
+              Tap(screen=LABEL, target=Target(text="{phone_label}"), done=DONE)],
+    doc="AndroidWorld's check reads the unsaved form on screen: the fields by their hints "
+        "(names fuzzy at 0.9, the number by digits) and the label drop-down by its text and "
+        "description. The catalog gives complexity 1.2; a later AndroidWorld revision says 2.")
 
 ContactsAddContactWithEmail = contacts(
     id="ContactsAddContactWithEmail", kind="action", split="test", complexity=2.0,

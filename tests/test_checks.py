@@ -24,6 +24,7 @@ from antrap_gym.tasks.checks import (
     AnyItem,
     Changed,
     DirExists,
+    ElementShows,
     Eq,
     FileContent,
     FileExists,
@@ -350,6 +351,21 @@ def test_screen_shows_reads_the_elements(phone):
     assert settings(phone) == 1.0
     assert ScreenShows("network", contains=True)(phone) == 1.0
     assert ScreenShows("Network & internet", package="com.google.android.contacts")(phone) == 0.0
+
+
+def test_element_shows_matches_each_pattern_to_its_own_element(phone):
+    """Fields of elements, as AndroidWorld reads an unsaved form: hint and text together,
+    each pattern a different element; unknown fields are refused at declaration."""
+    phone.shell("am start -n com.google.android.contacts/"
+                "com.google.android.apps.contacts.editor.ContactEditorActivity")
+    empty_form = ElementShows(({"hint_text": "First name", "class_name": "android.widget.EditText"},
+                               {"text": "Mobile", "content_description": "Mobile Phone"}))
+    assert empty_form(phone) == 1.0
+    assert ElementShows(({"hint_text": "First name", "text": Fuzzy("Ada", 0.9)},))(phone) == 0.0
+    assert ElementShows(({"text": "Mobile"}, {"text": "Mobile"}))(phone) == 0.0  # one element
+    assert ElementShows(({"hint_text": "Phone", "text": Phone("+1 415 555 0101")},))(phone) == 0.0
+    with pytest.raises(ValueError, match="fields"):
+        ElementShows(({"colour": "red"},))
 
 
 def test_composites(phone):

@@ -10,7 +10,7 @@ check runs on the simulated phone and on a real emulator alike.
 - files: `FileExists`, `DirExists`, `Absent`, `FileContent` (exact unless told),
   `TreeUnchanged`
 - answers: `AnswerIs` by kind, with distractors; `ShellValue` for what the phone knows
-- the screen: `ScreenShows`
+- the screen: `ScreenShows`, `ElementShows` (fields of elements, e.g. an unsaved form)
 - composites: `AllOf`, `MeanOf`; `Holds` makes a check a solution step's `done`
 """
 
@@ -29,12 +29,13 @@ from antrap_gym.tasks.checks.files import (
 from antrap_gym.tasks.checks.match import AnyItem, Eq, Fuzzy, OnlyItem, Phone, Text
 from antrap_gym.tasks.checks.provider import ProviderError, ProviderQuery, parse_rows, query
 from antrap_gym.tasks.checks.rows import Added, Changed, Removed, RowsExist, Unchanged
-from antrap_gym.tasks.checks.screen import ScreenShows
+from antrap_gym.tasks.checks.screen import ElementShows, ScreenShows
 from antrap_gym.tasks.checks.settings import SettingEquals, SettingIn, SettingNear, get_setting
 
 __all__ = [
     "Absent", "Added", "AllOf", "AnswerIs", "AnyItem", "Changed", "Check", "DatabaseError",
-    "DatabaseQuery", "DatabaseTable", "DirExists", "Eq", "FileContent", "FileExists", "Fuzzy",
+    "DatabaseQuery", "DatabaseTable", "DirExists", "ElementShows", "Eq", "FileContent",
+    "FileExists", "Fuzzy",
     "Holds", "MeanOf", "NotPrepared", "OnlyItem", "Phone", "ProviderError", "ProviderQuery",
     "Removed", "RowsExist", "ScreenShows", "SettingEquals", "SettingIn", "SettingNear",
     "ShellValue", "Text", "TreeUnchanged", "Unchanged", "get_setting", "parse_rows", "query",

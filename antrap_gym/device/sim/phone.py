@@ -19,7 +19,7 @@ from antrap_gym.device.sim import ime
 from antrap_gym.device.sim import system_ui as sysui
 from antrap_gym.device.sim.apps import default_apps
 from antrap_gym.device.sim.apps.base import Activity, App
-from antrap_gym.device.sim.storage.content import ContentProvider
+from antrap_gym.device.sim.storage.content import ContentProvider, LegacyAuthority
 from antrap_gym.device.sim.storage.files import FileSystem, Mounts
 from antrap_gym.device.sim.storage.settings import STREAM_MUSIC, STREAMS, SettingsStore
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
@@ -98,7 +98,7 @@ class Phone:
         self.apps: dict[str, type[App]] = {a.package: a for a in (apps or default_apps())}
         #: every app's databases by file path, and the content providers among them
         self.databases: dict[str, SqliteStore] = {}
-        self.providers: dict[str, ContentProvider] = {}
+        self.providers: dict[str, ContentProvider | LegacyAuthority] = {}
         #: the databases as read-only files of the file system (`cat`, `adb pull`)
         self._mounts = Mounts()
         for app in self.apps.values():
@@ -169,9 +169,12 @@ class Phone:
         self.databases[store.path] = store
         self._mounts.add(store.path, store.dump, BOOT_EPOCH_MS // 1000)
         if isinstance(store, ContentProvider) and store.authority:
-            if store.authority in self.providers:
-                raise ValueError(f"two apps declare the provider {store.authority}")
+            for authority in (store.authority, *store.legacy):
+                if authority in self.providers:
+                    raise ValueError(f"two apps declare the provider {authority}")
             self.providers[store.authority] = store
+            for authority, paths in store.legacy.items():
+                self.providers[authority] = LegacyAuthority(store, authority, paths)
 
     # --- snapshots ---------------------------------------------------------------
     def snapshot(self) -> tuple[bytes, dict[str, bytes]]:

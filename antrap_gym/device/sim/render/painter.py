@@ -362,6 +362,19 @@ class Painter:
             cv.fill(self.f, (cx, cy, cx + self.dp(2), cy + size + self.dp(4)), t.primary, box)
         return inner_bg
 
+    def k_spinner(self, v: View, clip, bg):
+        """An outlined drop-down: the value, and a down-pointing triangle at the right."""
+        t = self.t
+        x0, y0, x1, y1 = v.rect
+        cv.outline(self.f, v.rect, self.dp(4), max(1, self.dp(1)), t.outline, clip, bg)
+        self.line(v.text or "", (x0 + self.dp(12), y0, x1 - self.dp(36), y1),
+                  round(16 * self.d), t.on_surface, clip, bg)
+        half, cx, cy = self.dp(5), x1 - self.dp(20), (y0 + y1) // 2 - self.dp(2)
+        for i in range(half + 1):
+            cv.fill(self.f, (cx - half + i, cy + i, cx + half - i + 1, cy + i + 1), t.on_variant,
+                    clip)
+        return bg
+
     def k_switch(self, v: View, clip, bg):
         t = self.t
         x0, y0, x1, y1 = v.rect

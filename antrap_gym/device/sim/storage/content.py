@@ -48,6 +48,9 @@ class ContentProvider(SqliteStore):
     authority: ClassVar[str] = ""
     #: URI path -> what it reads and writes (a bare (read, write) pair is a `Table` too)
     paths: ClassVar[dict[str, Table | tuple[str, str | None]]] = {}
+    #: other authorities the provider answers, read-only, each with its own paths over
+    #: the same database (ContactsProvider2 still serves the pre-2.0 `contacts` one)
+    legacy: ClassVar[dict[str, dict[str, Table]]] = {}
 
     @classmethod
     def of(cls: type[P], phone: Providers) -> P:
@@ -76,7 +79,10 @@ class ContentProvider(SqliteStore):
         sort: str | None = None,
         args: list[str] | None = None,
     ) -> tuple[list[str], list[tuple]]:
-        spec = self._resolve(path)
+        return self._query(self._resolve(path), projection, where, sort, args)
+
+    def _query(self, spec: Table, projection: list[str] | None, where: str | None,
+               sort: str | None, args: list[str] | None) -> tuple[list[str], list[tuple]]:
         cols = ", ".join(_ident(c) for c in projection) if projection else "*"
         sql = f"SELECT {cols} FROM {spec.read}"
         if where:
@@ -132,6 +138,28 @@ class ContentProvider(SqliteStore):
         n = self._execute(f"DELETE FROM {spec.write}" + self._target(spec, where)).rowcount
         self.revision += 1
         return n
+
+
+class LegacyAuthority:
+    """A provider's older authority (`ContentProvider.legacy`): its own read-only paths
+    over the provider's database, answered as `content` answers any provider."""
+
+    def __init__(self, provider: ContentProvider, authority: str, paths: dict[str, Table]) -> None:
+        self.provider, self.authority, self.paths = provider, authority, paths
+
+    def query(self, path: str, projection: list[str] | None = None, where: str | None = None,
+              sort: str | None = None, args: list[str] | None = None
+              ) -> tuple[list[str], list[tuple]]:
+        try:
+            spec = self.paths[path.strip("/")]
+        except KeyError:
+            raise ContentError(f"Unknown URI content://{self.authority}/{path}") from None
+        return self.provider._query(spec, projection, where, sort, args)
+
+    def _read_only(self, path: str, *_: Any) -> int:
+        raise ContentError(f"Writes not supported for content://{self.authority}/{path}")
+
+    insert = update = delete = _read_only
 
 
 @lru_cache(maxsize=1024)

@@ -434,6 +434,17 @@ class UI:
         v.value = (multiline, act.cursors.get(field, len(value)) if v.focused else None)
         return v
 
+    def spinner(self, value: str, on_click: Callback, *, desc: str | None = None,
+                rid: str | None = None, width: float | None = None) -> View:
+        """A Spinner (drop-down): shows the chosen `value`; a tap calls `on_click`, which
+        usually opens the choices as a single-choice Dialog. `width` (dp) makes it a
+        compact one at the left, as under a form field; else it spans the row."""
+        r = self._take(self.dp(56))
+        x0 = r[0] + self.dp(16)
+        x1 = x0 + self.dp(width) if width else r[2] - self.dp(16)
+        return self.mk("spinner", (x0, r[1] + self.dp(4), x1, r[3] - self.dp(4)), text=value,
+                       desc=desc, rid=rid, on_click=on_click)
+
     def search(self, field: str, hint: str = "Search", rid: str | None = None) -> View:
         return self.edit(field, hint, rid=rid, style="search")
 

@@ -27,6 +27,7 @@ ANDROID_CLASS = {
     "checkbox": "android.widget.CheckBox",
     "radio": "android.widget.RadioButton",
     "slider": "android.widget.SeekBar",
+    "spinner": "android.widget.Spinner",
     "list": "androidx.recyclerview.widget.RecyclerView",
     "hscroll": "android.widget.HorizontalScrollView",
     "chip": "com.google.android.material.chip.Chip",

@@ -27,7 +27,7 @@ MIME_NAME = "vnd.android.cursor.item/name"
 MIME_PHONE = "vnd.android.cursor.item/phone_v2"
 MIME_EMAIL = "vnd.android.cursor.item/email_v2"
 #: ContactsContract.CommonDataKinds.Phone.TYPE_*
-PHONE_TYPES = {1: "Home", 2: "Mobile", 3: "Work", 7: "Other"}
+PHONE_TYPES = {1: "Home", 2: "Mobile", 3: "Work", 7: "Other", 12: "Main"}
 #: ContactsContract.DisplayNameSources.STRUCTURED_NAME
 NAME_SOURCE_STRUCTURED = 40
 #: the kinds of data row a fresh database knows, with their `mimetypes._id` (others are
@@ -137,6 +137,13 @@ _DATA = (
     " FROM data d JOIN raw_contacts r ON r._id = d.raw_contact_id"
     " JOIN mimetypes m ON m._id = d.mimetype_id WHERE r.deleted = 0")
 
+_LEGACY_PHONES = (
+    "(SELECT d._id AS _id, r.contact_id AS person, r.display_name AS display_name,"
+    " d.data1 AS number, d.data2 AS type, d.data3 AS label, d.is_primary AS isprimary"
+    " FROM data d JOIN raw_contacts r ON r._id = d.raw_contact_id"
+    f" JOIN mimetypes m ON m._id = d.mimetype_id WHERE r.deleted = 0"
+    f" AND m.mimetype = '{MIME_PHONE}')")
+
 
 @dataclass(frozen=True, slots=True)
 class Contact:
@@ -159,6 +166,10 @@ class ContactsProvider(ContentProvider):
         "data/phones": Table(f"({_DATA} AND m.mimetype = '{MIME_PHONE}')", order="_id"),
         "data/emails": Table(f"({_DATA} AND m.mimetype = '{MIME_EMAIL}')", order="_id"),
     }
+    #: android.provider.Contacts (the API before ContactsContract), which ContactsProvider2
+    #: still answers and AndroidWorld's contact checks read: `phones` with
+    #: `display_name` and `number`
+    legacy = {"contacts": {"phones": Table(_LEGACY_PHONES, order="_id")}}
 
     # --- writes as ContactsProvider2 takes them --------------------------------------
     def _insert(self, table: str, values: dict[str, Any]) -> int:
@@ -246,20 +257,25 @@ class ContactsProvider(ContentProvider):
                                   "data2": "1"})
         return rid
 
-    def save(self, contact_id: int, name: str, phone: str, email: str) -> None:
-        """Replace a contact's name, phone and email (the editor's Save)."""
+    def save(self, contact_id: int, name: str, phone: str, email: str,
+             phone_type: int | None = None) -> None:
+        """Replace a contact's name, phone and email (the editor's Save); `phone_type`
+        (a Phone.TYPE_*) relabels the number when given."""
         db = self.db
         db.execute(f"UPDATE data SET data1=? WHERE raw_contact_id=? AND {_IS_NAME}",
                    (name, contact_id))
         for mime, value in ((MIME_PHONE, phone), (MIME_EMAIL, email)):
             exists = db.execute("SELECT _id FROM data WHERE raw_contact_id=? AND mimetype_id=?",
                                 (contact_id, self._mimetype_id(mime))).fetchone()
+            label = None if mime != MIME_PHONE or phone_type is None else str(phone_type)
             if value and exists:
-                db.execute("UPDATE data SET data1=? WHERE _id=?", (value, exists[0]))
+                db.execute("UPDATE data SET data1=?, data2=COALESCE(?, data2) WHERE _id=?",
+                           (value, label, exists[0]))
             elif value:
                 db.execute(
                     "INSERT INTO data (raw_contact_id, mimetype_id, data1, data2) VALUES (?,?,?,?)",
-                    (contact_id, self._mimetype_id(mime), value, "2" if mime == MIME_PHONE else "1"),
+                    (contact_id, self._mimetype_id(mime), value,
+                     label or ("2" if mime == MIME_PHONE else "1")),
                 )
             elif exists:
                 db.execute("DELETE FROM data WHERE _id=?", (exists[0],))

@@ -48,6 +48,9 @@ EDITOR_FIELDS: tuple[tuple[str, str], ...] = (
     ("phone", "Phone"),
     ("email", "Email"),
 )
+#: the phone number's label choices, in the order Google Contacts lists them
+PHONE_LABELS: tuple[str, ...] = ("Mobile", "Work", "Home", "Main", "Other")
+LABEL_TYPES = {label: t for t, label in PHONE_TYPES.items()}
 
 
 PHONE_QUERY = re.compile(r"[\d\s+\-().]+")
@@ -299,9 +302,10 @@ class ContactEditorActivity(ContactsActivity):
     def stored_values(phone: Phone, contact_id: int | None) -> dict[str, str]:
         c = book(phone).get(contact_id) if contact_id is not None else None
         if c is None:
-            return {k: "" for k, _ in EDITOR_FIELDS}
+            return {**{k: "" for k, _ in EDITOR_FIELDS}, "phone_label": "Mobile"}
         first, last = split_name(c.name)
-        return {"first_name": first, "last_name": last, "phone": c.phone, "email": c.email}
+        return {"first_name": first, "last_name": last, "phone": c.phone, "email": c.email,
+                "phone_label": PHONE_TYPES.get(c.phone_type, "Mobile")}
 
     def title(self, phone: Phone) -> str:
         return "Create contact" if self.contact_id is None else "Edit contact"
@@ -314,10 +318,18 @@ class ContactEditorActivity(ContactsActivity):
                 ui.text("Saving to Device", style="caption", pad=20)
             for key, hint in EDITOR_FIELDS:
                 ui.edit(key, hint, rid=RID + key)
+                if key == "phone":  # the number's label, a drop-down under it
+                    label = self.label()
+                    ui.spinner(label, lambda: self.ask_label(phone), desc=f"{label} Phone",
+                               rid=RID + "phone_label", width=160)
 
     # --- state --------------------------------------------------------------------------
+    def label(self) -> str:
+        return self.fields.get("phone_label") or "Mobile"
+
     def values(self) -> dict[str, str]:
-        return {k: self.fields.get(k, "").strip() for k, _ in EDITOR_FIELDS}
+        return {**{k: self.fields.get(k, "").strip() for k, _ in EDITOR_FIELDS},
+                "phone_label": self.label()}
 
     def dirty(self, phone: Phone) -> bool:
         return self.values() != self.stored_values(phone, self.contact_id)
@@ -331,13 +343,14 @@ class ContactEditorActivity(ContactsActivity):
             return
         display = name or v["phone"] or v["email"]
         self.focus = None
+        kind = LABEL_TYPES.get(v["phone_label"], 2)
         if self.contact_id is None:
-            new_id = book(phone).add(display, v["phone"], v["email"])
+            new_id = book(phone).add(display, v["phone"], v["email"], phone_type=kind)
             phone.finish_activity(self)
             phone.start_activity(QuickContactActivity(new_id))
         else:
             if book(phone).get(self.contact_id) is not None:
-                book(phone).save(self.contact_id, display, v["phone"], v["email"])
+                book(phone).save(self.contact_id, display, v["phone"], v["email"], phone_type=kind)
             phone.finish_activity(self)
         phone.toast("Contact saved")
 
@@ -353,6 +366,18 @@ class ContactEditorActivity(ContactsActivity):
 
     def discard(self, phone: Phone) -> None:
         phone.finish_activity(self)
+
+    def ask_label(self, phone: Phone) -> None:
+        """The label drop-down: the choices, the current one checked."""
+        self.focus = None
+        current = self.label()
+        phone.open_popup(self, Dialog("Label", buttons=[Choice("Cancel", "noop")],
+                                      choices=[Choice(lb, "set_label", (lb,)) for lb in PHONE_LABELS],
+                                      checked=PHONE_LABELS.index(current)
+                                      if current in PHONE_LABELS else -1))
+
+    def set_label(self, phone: Phone, label: str) -> None:
+        self.fields["phone_label"] = label
 
     def on_back(self, phone: Phone) -> bool:
         if self.dirty(phone):
