@@ -1,4 +1,7 @@
-"""The task suites. `antrap` is the default and grows with every new template.
+"""The task suites. `antrap` is the default: the reference templates (AndroidWorld's
+and AnTrap's, under their class names, so a result lines up row by row with their
+tables), growing as they are written; `antrap-extra` holds our own templates and
+`antrap-all` both.
 
 `antrap-train` and `antrap-test` hold the templates out from each other: every
 template declares its split, no template is in both, and each app gives about the
@@ -11,6 +14,7 @@ unseen seeds of templates trained on.
 from __future__ import annotations
 
 from antrap_gym.tasks.registry import TEMPLATES, Suite, register_suite
+from antrap_gym.tasks.template import REFERENCE_SOURCES
 
 MINI = (
     "SettingsWifiToggle",
@@ -23,6 +27,12 @@ MINI = (
 SPLIT_VARIANTS = 3
 
 
+def source_templates(reference: bool) -> tuple[str, ...]:
+    """The registered reference templates (or, with `reference=False`, our own), sorted."""
+    return tuple(sorted(t for t, cls in TEMPLATES.items()
+                        if (cls.source in REFERENCE_SOURCES) == reference))
+
+
 def split_templates(split: str) -> tuple[str, ...]:
     """The registered templates that declare `split` ("train" or "test"), sorted."""
     return tuple(sorted(t for t, cls in TEMPLATES.items() if cls.split == split))
@@ -32,8 +42,13 @@ def build_suites() -> None:
     """Register the suites from the templates registered so far."""
     register_suite(Suite("antrap-mini", tuple(t for t in MINI if t in TEMPLATES), variants=1,
                          description="one or two templates per app, for CI and smoke runs"))
-    register_suite(Suite("antrap", tuple(sorted(TEMPLATES)), variants=3,
-                         description="every template, three seeded variants each (the default)"))
+    register_suite(Suite("antrap", source_templates(reference=True), variants=3,
+                         description="the reference templates (AndroidWorld's and AnTrap's), "
+                                     "three seeded variants each (the default)"))
+    register_suite(Suite("antrap-extra", source_templates(reference=False), variants=3,
+                         description="our own templates, three seeded variants each"))
+    register_suite(Suite("antrap-all", tuple(sorted(TEMPLATES)), variants=3,
+                         description="every template: antrap and antrap-extra"))
     register_suite(Suite("antrap-train", split_templates("train"), variants=SPLIT_VARIANTS,
                          description="the training split: templates held out of antrap-test"))
     register_suite(Suite("antrap-test", split_templates("test"), variants=SPLIT_VARIANTS,

@@ -26,6 +26,7 @@ def test_tasks_json_lists_every_template():
     assert {r["id"] for r in rows} == set(TEMPLATES)
     for r in rows:
         assert r["apps"] and r["max_steps"] >= 1 and r["example_goal"]
+        assert r["source"] == TEMPLATES[r["id"]].source and r["kind"] == TEMPLATES[r["id"]].kind
 
 
 def test_run_the_oracle_on_the_mini_suite(tmp_path):
@@ -292,3 +293,18 @@ def test_eval_warns_when_the_agent_itself_raised(tmp_path):
     text = " ".join(_plain(res.stdout).split())
     assert "1 of 6 RaisingAgent episodes ended in an error of the agent's own" in text, text[-1500:]
     assert "infrastructure error" not in text
+
+
+def test_the_tasks_table_prints_goals_verbatim_markup_and_all():
+    """A goal with square brackets (MarkorWrapInBrackets: "so it reads [original content]")
+    is text, not console markup."""
+    from rich.console import Console
+
+    from antrap_gym.cli.main import tasks_table
+
+    row = {"id": "X", "source": "AnTrap", "apps": ["net.gsantner.markor"], "complexity": 1.1,
+           "max_steps": 11, "kind": "action", "needs_scroll": False,
+           "example_goal": "Wrap it so it reads [original content] and [bold]x[/bold]."}
+    console = Console(record=True, width=400)
+    console.print(tasks_table([row]))
+    assert "[original content] and [bold]x[/bold]." in console.export_text()

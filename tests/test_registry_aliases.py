@@ -9,7 +9,7 @@ import antrap_gym.tasks.registry as registry
 from antrap_gym.tasks import TEMPLATES, get_template
 from antrap_gym.tasks.checks import ScreenShows
 from antrap_gym.tasks.steps import Answer
-from antrap_gym.tasks.template import SOURCES, template
+from antrap_gym.tasks.template import REFERENCE_SOURCES, SOURCES, template
 
 
 @pytest.fixture
@@ -55,3 +55,12 @@ def test_every_registered_template_names_a_known_source():
     assert {cls.source for cls in TEMPLATES.values()} <= set(SOURCES)
     for alias, target in registry.ALIASES.items():
         assert get_template(alias) is TEMPLATES[target]
+
+
+def test_the_default_suite_is_the_reference_templates_and_extra_is_ours():
+    from antrap_gym.tasks import get_suite
+
+    ref, extra, every = (set(get_suite(s).templates) for s in ("antrap", "antrap-extra", "antrap-all"))
+    assert ref and extra and not ref & extra and ref | extra == every == set(TEMPLATES)
+    assert all(TEMPLATES[t].source in REFERENCE_SOURCES for t in ref)
+    assert all(TEMPLATES[t].source == "antrap-gym" for t in extra)

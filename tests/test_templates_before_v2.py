@@ -22,6 +22,10 @@ BEFORE = json.loads((Path(__file__).parent / "data" / "templates_before_v2.json"
 REPLACED = {
     "ContactsAddContact": "AndroidWorld's ContactsAddContact: its wording, an empty address "
                           "book, complexity 1.2",
+    **{t: f"AndroidWorld's {t}: its draws, wording and complexity"
+       for t in ("MarkorCreateNote", "MarkorCreateFolder", "MarkorDeleteNote", "MarkorMoveNote")},
+    "MarkorRenameNote": "AnTrap's MarkorRenameNote: its draws, wording and complexity",
+    "MarkorAppendToNote": "an alias of AnTrap's MarkorAppendLine, which it duplicated",
 }
 
 

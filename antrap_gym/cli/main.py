@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from rich.markup import escape
 from rich.table import Table
 
 from antrap_gym.console import add_id_column, guard_stdout, make_console
@@ -19,7 +20,8 @@ def _tasks(args: argparse.Namespace) -> int:
     for tid in names:
         cls = TEMPLATES[tid]
         t = cls(cls.generate_params(__import__("numpy").random.default_rng(0)))
-        rows.append({"id": tid, "apps": list(cls.apps), "complexity": cls.complexity,
+        rows.append({"id": tid, "source": cls.source, "apps": list(cls.apps),
+                     "complexity": cls.complexity, "kind": cls.kind,
                      "max_steps": t.max_steps, "answer_task": cls.answer_task,
                      "needs_scroll": cls.needs_scroll, "example_goal": t.goal})
     if args.json:
@@ -33,12 +35,12 @@ def tasks_table(rows: list[dict], suite: str | None = None) -> Table:
     """The task templates as a table; ids are never cut (see add_id_column)."""
     table = Table(title=f"{len(rows)} task templates" + (f" in {suite}" if suite else ""))
     add_id_column(table, "id", (r["id"] for r in rows))
-    for col in ("apps", "complexity", "max steps", "kind", "example goal"):
+    for col in ("source", "apps", "complexity", "max steps", "kind", "example goal"):
         table.add_column(col)
     for r in rows:
-        kind = ("answer" if r["answer_task"] else "action") + (", scroll" if r["needs_scroll"] else "")
-        table.add_row(r["id"], ", ".join(a.rsplit(".", 1)[-1] for a in r["apps"]),
-                      f"{r['complexity']:g}", str(r["max_steps"]), kind, r["example_goal"])
+        kind = r["kind"] + (", scroll" if r["needs_scroll"] else "")
+        table.add_row(r["id"], r["source"], ", ".join(a.rsplit(".", 1)[-1] for a in r["apps"]),
+                      f"{r['complexity']:g}", str(r["max_steps"]), kind, escape(r["example_goal"]))
     return table
 
 
