@@ -1,1 +1,310 @@
-"""Reference templates (AndroidWorld's and AnTrap's) for system: being written."""
+"""Reference templates for the system (Settings, the clipboard): AndroidWorld's System*
+tasks, its TurnOffWifiAndTurnOnBluetooth composite, SystemCopyToClipboard and
+MarkorCreateNoteFromClipboard, and AnTrap's system toggles, under their class names,
+with their goal wording, parameters and complexity (budget 10 x complexity).
+
+Each reads the state its reference reads (`settings get`, `cmd uimode night`, `dumpsys
+nfc`, Clipper's `clipper.get`). Set-up goes through the route that takes effect on a
+real phone (`svc`, `cmd connectivity|uimode|location`), where AnTrap's `settings put` plus
+an AIRPLANE_MODE broadcast would not: the shell may not send that broadcast.
+
+*Verify rows start in the goal state. Their reference check passes with no action at
+all (an AndroidWorld issue calls this a defect), which the template contract refuses,
+so ours also asks that the page showing the state is in front when the agent stops:
+the agent has to look, then finish without undoing it. The reference's own check stays
+on the class as `reference_check`.
+"""
+
+from __future__ import annotations
+
+import string
+from functools import partial
+
+from antrap_gym.tasks.apps import markor as mk
+from antrap_gym.tasks.apps import settings as st
+from antrap_gym.tasks.apps.settings import DISPLAY, HOME, Toggle
+from antrap_gym.tasks.binding import DONE
+from antrap_gym.tasks.checks import AllOf, FileContent, Holds, MeanOf, ScreenShows, SettingEquals, SettingIn
+from antrap_gym.tasks.checks.settings import SettingNear
+from antrap_gym.tasks.checks.system import ClipboardMatches, NfcIs, NightModeIs
+from antrap_gym.tasks.steps import LongPress, PressKey, SetChecked, SetSlider, Tap, Target, TypeText
+from antrap_gym.tasks.template import template
+
+aw = partial(template, apps=(st.PKG,), source="AndroidWorld", kind="action", complexity=1.0)
+antrap = partial(template, apps=(st.PKG,), source="AnTrap", kind="action", complexity=1.0)
+
+# --- the switches, and where Settings shows them -------------------------------------------------
+
+WIFI = Toggle("global", "wifi_on", "svc wifi {on}", "Wi-Fi", screen=st.INTERNET,
+              path=(("Network & internet", HOME), ("Internet", st.NETWORK)), on_values=("1", "2"))
+BLUETOOTH = Toggle("global", "bluetooth_on", "svc bluetooth {on}", "Use Bluetooth",
+                   screen=st.BLUETOOTH, path=(("Connected devices", HOME),
+                                              ("Connection preferences", st.CONNECTED),
+                                              ("Bluetooth", st.CONN_PREFS)))
+AIRPLANE = Toggle("global", "airplane_mode_on", "cmd connectivity airplane-mode {on}",
+                  "Airplane mode", screen=st.NETWORK, path=(("Network & internet", HOME),))
+DARK = Toggle("secure", "ui_night_mode", "cmd uimode night {on}", "Dark theme", screen=DISPLAY,
+              path=(("Display", HOME),), on_values=("2",), command_words=("yes", "no"))
+ROTATE = Toggle("system", "accelerometer_rotation", "settings put system accelerometer_rotation {on}",
+                "Auto-rotate screen", screen=DISPLAY, path=(("Display", HOME),),
+                command_words=("1", "0"))
+LOCATION = Toggle("secure", "location_mode", "cmd location set-location-enabled {on}",
+                  "Use location", screen=st.LOCATION, path=(("Location", HOME),),
+                  on_values=("1", "2", "3"), command_words=("true", "false"))
+ADAPTIVE = Toggle("system", "screen_brightness_mode",
+                  "settings put system screen_brightness_mode {on}", "Adaptive brightness",
+                  screen=DISPLAY, path=(("Display", HOME),), command_words=("1", "0"))
+DATA = Toggle("global", "mobile_data", "svc data {on}", "Mobile data", screen=st.SIM,
+              path=(("Network & internet", HOME), ("SIMs", st.NETWORK)))
+NFC_PATH = (("Connected devices", HOME), ("Connection preferences", st.CONNECTED))
+
+
+def _flip(toggle: Toggle, on: bool, screen: str | None = None, label: str | None = None):
+    """Open the switch's page and set it."""
+    return [st.open_app(), *st.walk(toggle.path),
+            SetChecked(screen=screen or toggle.screen,
+                       target=Target(row=label or toggle.switch, cls="Switch"), checked=on,
+                       done=DONE)]
+
+
+def _look(path: tuple[tuple[str, str], ...]):
+    """Open the page that shows the state, and stop there."""
+    *before, (row, screen) = path
+    return [st.open_app(), *st.walk(tuple(before)), Tap(screen=screen, target=Target(text=row),
+                                                        done=DONE)]
+
+
+def _fixed(key: str, value: str):
+    return lambda rng: {key: value}
+
+
+def _on_off(on: bool):
+    return _fixed("on_or_off", "on" if on else "off")
+
+
+def _shown(label: str) -> ScreenShows:
+    return ScreenShows(label, package=st.PKG)
+
+
+# --- AndroidWorld: brightness ----------------------------------------------------------------
+
+BRIGHTNESS_GOAL = "Turn brightness to the {max_or_min} value."
+LEVEL = {"max": "255", "min": "1"}
+START = {"max": 1, "min": 255}
+
+
+def _brightness(id: str, which: str, verify: bool, split: str):
+    level = SettingEquals("system", "screen_brightness", LEVEL[which])
+    start = LEVEL[which] if verify else str(START[which])
+    if verify:
+        check = AllOf(level, _shown("Brightness level"))
+        solution = _look((("Display", HOME),))
+        doc = (f"Brightness starts at {which}; the reference check (== {LEVEL[which]}) passes "
+               "untouched, so ours also wants the Display page (its Brightness level slider) "
+               "in front at the end.")
+    else:
+        check = level
+        solution = [st.open_app(), st.tap("Display", HOME),
+                    SetSlider(screen=DISPLAY, target=Target(desc="Brightness level"),
+                              fraction=1.0 if which == "max" else 0.0, done=DONE)]
+        doc = f"Brightness starts at the other end; the slider's {which} end is {LEVEL[which]}."
+    return aw(id=id, split=split, goal=BRIGHTNESS_GOAL, params=_fixed("max_or_min", which),
+              setup=[st.PutSetting("system", "screen_brightness", start)], check=check,
+              solution=solution, doc=doc, reference_check=level)
+
+
+SystemBrightnessMax = _brightness("SystemBrightnessMax", "max", False, "train")
+SystemBrightnessMin = _brightness("SystemBrightnessMin", "min", False, "train")
+SystemBrightnessMaxVerify = _brightness("SystemBrightnessMaxVerify", "max", True, "train")
+SystemBrightnessMinVerify = _brightness("SystemBrightnessMinVerify", "min", True, "test")
+
+
+# --- AndroidWorld: Wi-Fi and Bluetooth ---------------------------------------------------------
+
+def _radio(id: str, goal: str, toggle: Toggle, on: bool, verify: bool, split: str,
+           on_check: SettingIn | SettingEquals, off_check: SettingEquals):
+    ref = on_check if on else off_check
+    start = on if verify else not on
+    if verify:
+        check, solution = AllOf(ref, _shown(toggle.switch)), _look(toggle.path)
+        doc = (f"{toggle.switch} is already {'on' if on else 'off'}; the reference check passes "
+               f"untouched, so ours also wants the page with the {toggle.switch} switch in front "
+               "at the end (look, then finish without changing it).")
+    else:
+        check, solution = ref, _flip(toggle, on)
+        doc = f"{toggle.switch} starts {'off' if on else 'on'}."
+    return aw(id=id, split=split, goal=goal, params=_on_off(on),
+              setup=[st.SetToggle(toggle, start)], check=check, solution=solution, doc=doc,
+              reference_check=ref, needs_scroll=False)
+
+
+WIFI_GOAL, BT_GOAL = "Turn wifi {on_or_off}.", "Turn bluetooth {on_or_off}."
+WIFI_ON = SettingIn("global", "wifi_on", ("1", "2"))  # 2: on while in airplane mode
+WIFI_OFF = SettingEquals("global", "wifi_on", "0")
+BT_ON, BT_OFF = (SettingEquals("global", "bluetooth_on", v) for v in ("1", "0"))
+
+SystemWifiTurnOn = _radio("SystemWifiTurnOn", WIFI_GOAL, WIFI, True, False, "train",
+                          WIFI_ON, WIFI_OFF)
+SystemWifiTurnOff = _radio("SystemWifiTurnOff", WIFI_GOAL, WIFI, False, False, "test",
+                           WIFI_ON, WIFI_OFF)
+SystemWifiTurnOnVerify = _radio("SystemWifiTurnOnVerify", WIFI_GOAL, WIFI, True, True, "train",
+                                WIFI_ON, WIFI_OFF)
+SystemWifiTurnOffVerify = _radio("SystemWifiTurnOffVerify", WIFI_GOAL, WIFI, False, True, "train",
+                                 WIFI_ON, WIFI_OFF)
+SystemBluetoothTurnOn = _radio("SystemBluetoothTurnOn", BT_GOAL, BLUETOOTH, True, False, "train",
+                               BT_ON, BT_OFF)
+SystemBluetoothTurnOff = _radio("SystemBluetoothTurnOff", BT_GOAL, BLUETOOTH, False, False,
+                                "train", BT_ON, BT_OFF)
+SystemBluetoothTurnOnVerify = _radio("SystemBluetoothTurnOnVerify", BT_GOAL, BLUETOOTH, True, True,
+                                     "test", BT_ON, BT_OFF)
+SystemBluetoothTurnOffVerify = _radio("SystemBluetoothTurnOffVerify", BT_GOAL, BLUETOOTH, False,
+                                      True, "train", BT_ON, BT_OFF)
+
+TurnOffWifiAndTurnOnBluetooth = aw(
+    id="TurnOffWifiAndTurnOnBluetooth", kind="composite", complexity=2.0, split="test",
+    goal="Turn off WiFi, then enable bluetooth", params=lambda rng: {},
+    setup=[st.SetToggle(WIFI, True), st.SetToggle(BLUETOOTH, False)],
+    check=MeanOf(WIFI_OFF, BT_ON),
+    solution=[*_flip(WIFI, False)[:-1],
+              SetChecked(screen=WIFI.screen, target=Target(row="Wi-Fi", cls="Switch"),
+                         checked=False, done=Holds(WIFI_OFF)),
+              PressKey(key="back"), PressKey(key="back"),  # Internet > Network & internet > home
+              *_flip(BLUETOOTH, True)[1:]],
+    doc="Half a point each: Wi-Fi off (wifi_on 0), Bluetooth on (bluetooth_on 1).")
+
+
+# --- AndroidWorld: the clipboard --------------------------------------------------------------
+
+CLIPBOARD_TEXTS = (
+    "1234 Elm St, Springfield, IL", "Acme Corp, Suite 200", "john.doe@example.com",
+    "Jane's Flower Shop", "Call me at 555-1234", "Order No: A123456", "Reservation under: Jane",
+    "Discount code: SAVE20", "Membership ID: XYZ789", "Invoice #98765", "Tracking #: 1Z204E2A",
+    "Transaction ID: abc123", "9876 Pine Ave, Riverside, CA", "Global Tech, Floor 3",
+    "jane.smith@example.com", "Mike's Grocery Store", "Text me at 555-6789", "Order No: B654321",
+    "Reservation under: Mike", "Promo code: DEAL30", "Membership ID: ABC123", "Invoice #54321",
+    "Tracking #: 3H488Y2B", "Transaction ID: def456", "2554 Oak Street, Boston, MA",
+    "Innovate Inc, Room 10", "alex.jordan@example.net", "Sara's Bakery", "Reach out at 555-9101",
+    "Order No: C987654", "Reservation under: Sara", "Coupon code: OFF50", "Membership ID: LMN456",
+    "Invoice #32198", "Tracking #: 5K672F4C", "Transaction ID: ghi789",
+)
+RESET = "~~~RESET~~~"  # what the reference puts on the clipboard before the agent starts
+SEARCH = Target(cls="EditText")
+TOOLBAR = HOME + "|menu"
+
+SystemCopyToClipboard = aw(
+    id="SystemCopyToClipboard", split="test",
+    goal="Copy the following text to the clipboard: {clipboard_content}",
+    params=lambda rng: {"clipboard_content": str(rng.choice(CLIPBOARD_TEXTS))},
+    setup=[st.SetClipboard(RESET)], check=ClipboardMatches("{clipboard_content}"),
+    solution=[st.open_app(),
+              TypeText(screen=HOME, target=SEARCH, text="{clipboard_content}"),
+              LongPress(screen=HOME, target=SEARCH),
+              Tap(screen=TOOLBAR, target=Target(text="Select all"), done=DONE),
+              Tap(screen=TOOLBAR, target=Target(text="Copy"), done=DONE)],
+    doc=("Type the text into any field (the oracle uses Settings' search), long-press it, "
+         "Select all, Copy. Graded as the reference does: a fuzzy match (ratio >= 0.9) of "
+         "Clipper's clipboard text, so a near miss of a character or two passes."))
+
+
+def _paste_note(rng) -> dict:
+    ext = ".md" if rng.random() < 0.5 else ".txt"
+    chars = string.ascii_letters + string.digits
+    return {"file_name": mk.one_of(rng, mk.NOTE_NAMES) + ext,
+            "file_content": "".join(str(c) for c in rng.choice(list(chars), size=10))}
+
+
+PASTED = mk.note_path("{file_name}")
+_CREATE = mk.create_note_steps("{file_name}", "", None, None)[:4]  # + > name > OK > open
+
+MarkorCreateNoteFromClipboard = template(
+    id="MarkorCreateNoteFromClipboard", apps=(mk.PKG,), source="AndroidWorld", kind="action",
+    complexity=1.4, split="train",
+    goal=("Create a note in Markor named {file_name}. Perform a paste operation in the note "
+          "and save the note."),
+    params=_paste_note,
+    setup=[mk.SeedFiles({}), st.SetClipboard("{file_content}")],
+    check=FileContent(PASTED, "{file_content}", fuzzy=0.9),
+    solution=[mk.open_app(), *_CREATE,
+              LongPress(screen=mk.DOC, target=Target(cls="EditText"),
+                        requires=mk.titled("{file_name}")),
+              Tap(screen=mk.DOC + "|menu", target=Target(text="Paste")),
+              Tap(screen=mk.DOC, target=Target(desc="Save"), done=DONE,
+                  requires=mk.titled("{file_name}"))],
+    doc=("The clipboard holds a random 10-character string; the note must exist and hold it "
+         "(the reference's fuzzy match, ratio >= 0.9: one wrong character of ten fails). "
+         "Markor's folder starts empty, as the reference clears it."))
+
+
+# --- AnTrap: more switches ------------------------------------------------------------------
+
+def _switch(id: str, goal: str, toggle: Toggle, on: bool, split: str, check, needs_scroll=False):
+    return antrap(id=id, split=split, goal=goal, params=_on_off(on),
+                  setup=[st.SetToggle(toggle, not on)], check=check, solution=_flip(toggle, on),
+                  needs_scroll=needs_scroll, doc=f"{toggle.switch} starts {'off' if on else 'on'}.")
+
+
+def _is(ns: str, key: str, value: str) -> SettingEquals:
+    return SettingEquals(ns, key, value)
+
+
+SystemAirplaneTurnOn = _switch("SystemAirplaneTurnOn", "Turn airplane mode {on_or_off}.", AIRPLANE,
+                               True, "train", _is("global", "airplane_mode_on", "1"))
+SystemAirplaneTurnOff = _switch("SystemAirplaneTurnOff", "Turn airplane mode {on_or_off}.",
+                                AIRPLANE, False, "test", _is("global", "airplane_mode_on", "0"))
+SystemDarkModeTurnOn = _switch("SystemDarkModeTurnOn", "Turn dark mode {on_or_off}.", DARK, True,
+                               "test", NightModeIs(True))
+SystemDarkModeTurnOff = _switch("SystemDarkModeTurnOff", "Turn dark mode {on_or_off}.", DARK, False,
+                                "train", NightModeIs(False))
+SystemAutoRotateTurnOn = _switch("SystemAutoRotateTurnOn", "Turn auto-rotate {on_or_off}.", ROTATE,
+                                 True, "train", _is("system", "accelerometer_rotation", "1"))
+SystemAutoRotateTurnOff = _switch("SystemAutoRotateTurnOff", "Turn auto-rotate {on_or_off}.",
+                                  ROTATE, False, "train", _is("system", "accelerometer_rotation", "0"))
+LOCATION_GOAL = "Turn location services {on_or_off}."
+SystemLocationTurnOn = _switch("SystemLocationTurnOn", LOCATION_GOAL, LOCATION, True, "train",
+                               SettingIn("secure", "location_mode", ("0", "null", ""), inside=False),
+                               needs_scroll=True)
+SystemLocationTurnOff = _switch("SystemLocationTurnOff", LOCATION_GOAL, LOCATION, False, "test",
+                                _is("secure", "location_mode", "0"), needs_scroll=True)
+ADAPTIVE_GOAL = "Turn adaptive brightness {on_or_off}."
+SystemAdaptiveBrightnessTurnOn = _switch("SystemAdaptiveBrightnessTurnOn", ADAPTIVE_GOAL, ADAPTIVE,
+                                         True, "train", _is("system", "screen_brightness_mode", "1"))
+SystemAdaptiveBrightnessTurnOff = _switch("SystemAdaptiveBrightnessTurnOff", ADAPTIVE_GOAL,
+                                          ADAPTIVE, False, "train",
+                                          _is("system", "screen_brightness_mode", "0"))
+SystemMobileDataTurnOn = _switch("SystemMobileDataTurnOn", "Turn mobile data {on_or_off}.", DATA,
+                                 True, "train", _is("global", "mobile_data", "1"))
+SystemMobileDataTurnOff = _switch("SystemMobileDataTurnOff", "Turn mobile data {on_or_off}.", DATA,
+                                  False, "train", _is("global", "mobile_data", "0"))
+
+
+def _nfc(id: str, on: bool, split: str):
+    return antrap(
+        id=id, split=split, goal="Turn NFC {on_or_off}.", params=_on_off(on),
+        setup=[st.SetNfc(not on)], check=NfcIs(on),
+        solution=[st.open_app(), *st.walk(NFC_PATH),
+                  SetChecked(screen=st.CONN_PREFS, target=Target(row="NFC", cls="Switch"),
+                             checked=on, done=DONE)],
+        doc=f"NFC starts {'off' if on else 'on'} (svc nfc); read from dumpsys nfc's mState.")
+
+
+SystemNfcTurnOn = _nfc("SystemNfcTurnOn", True, "test")
+SystemNfcTurnOff = _nfc("SystemNfcTurnOff", False, "train")
+
+
+def _timeout(id: str, mode: str, goal: str, start_ms: int, target: str, split: str):
+    return antrap(
+        id=id, split=split, goal=goal, params=_fixed("mode", mode),
+        setup=[st.PutSetting("system", "screen_off_timeout", start_ms)],
+        check=SettingNear("system", "screen_off_timeout", st.TIMEOUT_MS[target], 5000, full=1,
+                          unit=1),
+        solution=[st.open_app(), st.tap("Display", HOME), st.tap("Screen timeout", DISPLAY),
+                  Tap(screen=DISPLAY + "|Screen timeout", target=Target(text=target), done=DONE)],
+        doc=f"The timeout starts at {start_ms} ms; within 5 s of {target} passes.")
+
+
+SystemScreenTimeoutShort = _timeout("SystemScreenTimeoutShort", "short",
+                                    "Set screen timeout to a short value of about 15 seconds.",
+                                    600000, "15 seconds", "train")
+SystemScreenTimeoutLong = _timeout("SystemScreenTimeoutLong", "long",
+                                   "Set screen timeout to a long value of about 30 minutes.",
+                                   30000, "30 minutes", "test")

@@ -243,7 +243,7 @@ def test_wifi_switch_inside_airplane_mode_writes_the_override_value():
 
 
 SLIDERS = [  # (screen row, slider label, key, lo, hi)
-    ("Display", "Brightness level", "screen_brightness", 0, 255),
+    ("Display", "Brightness level", "screen_brightness", 1, 255),  # 1: the display's minimum
     ("Sound & vibration", "Media volume", "volume_music_speaker", 0, 15),
     ("Sound & vibration", "Call volume", "volume_voice_earpiece", 1, 5),
     ("Sound & vibration", "Ring & notification volume", "volume_ring_speaker", 0, 7),

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from antrap_gym.tasks.base import TaskError
 from antrap_gym.tasks.checks.settings import NAMESPACES, get_setting
+from antrap_gym.tasks.checks.system import nfc_on, read_clipboard
 from antrap_gym.tasks.recipes import Recipe, q, sh
 from antrap_gym.tasks.steps import OpenApp, Tap, Target
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 PKG = "com.android.settings"
 HOME = ".Settings"
 NETWORK = ".Settings$NetworkDashboardActivity"
+SIM = ".Settings$MobileNetworkActivity"
 INTERNET = ".Settings$NetworkProviderSettingsActivity"
 CONNECTED = ".Settings$ConnectedDeviceDashboardActivity"
 CONN_PREFS = ".Settings$AdvancedConnectedDeviceActivity"
@@ -164,9 +166,60 @@ class SetToggle(Recipe):
         self.toggle.set(device, saved)
 
 
-def state(device: Device) -> dict[str, str]:
-    """What the contract compares before set-up and after tear-down: every setting."""
-    return {ns: device.shell(f"settings list {ns}").stdout for ns in NAMESPACES}
+@dataclasses.dataclass
+class SetNfc(Recipe):
+    """NFC starts `on` (or off), through `svc nfc` (NfcService keeps no settings key)."""
+
+    on: bool
+
+    def save(self, device: Device) -> bool:
+        return nfc_on(device)
+
+    def _set(self, device: Device, on: bool) -> None:
+        sh(device, f"svc nfc {'enable' if on else 'disable'}")
+        for i in range(SETTLE_POLLS):
+            if nfc_on(device) == on:
+                return
+            if i < SETTLE_POLLS - 1:
+                device.shell(f"sleep {SETTLE_S}")
+        raise TaskError(f"svc nfc: NFC is still {'off' if on else 'on'}")
+
+    def run(self, device: Device) -> None:
+        self._set(device, self.on)
+
+    def restore(self, device: Device, saved: bool) -> None:
+        self._set(device, saved)
+
+
+@dataclasses.dataclass
+class SetClipboard(Recipe):
+    """The clipboard holds `text` (Clipper's `clipper.set`); tear-down puts back the
+    text it held (an empty clipboard cannot be restored over adb: it gets "")."""
+
+    text: str
+
+    def save(self, device: Device) -> str | None:
+        return read_clipboard(device)
+
+    def _set(self, device: Device, text: str) -> None:
+        sh(device, f"am broadcast -a clipper.set -e text {q(text)}")
+        if read_clipboard(device) != text:
+            raise TaskError("clipper.set: the clipboard does not hold the text (is Clipper running?)")
+
+    def run(self, device: Device) -> None:
+        self._set(device, self.text)
+
+    def restore(self, device: Device, saved: str | None) -> None:
+        self._set(device, saved or "")
+
+
+def state(device: Device) -> dict[str, object]:
+    """What the contract compares before set-up and after tear-down: every setting, NFC
+    and the clipboard's text (None and "" alike: nothing to paste)."""
+    out: dict[str, object] = {ns: device.shell(f"settings list {ns}").stdout for ns in NAMESPACES}
+    out["nfc"] = nfc_on(device)
+    out["clipboard"] = read_clipboard(device) or ""
+    return out
 
 
 # --- solution steps ----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pickle
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from antrap_gym.device.elements import UIElement
@@ -19,6 +19,7 @@ from antrap_gym.device.sim import ime
 from antrap_gym.device.sim import system_ui as sysui
 from antrap_gym.device.sim.apps import default_apps
 from antrap_gym.device.sim.apps.base import Activity, App
+from antrap_gym.device.sim.storage.clipboard import Clipboard
 from antrap_gym.device.sim.storage.content import ContentProvider, LegacyAuthority
 from antrap_gym.device.sim.storage.files import FileSystem, Mounts
 from antrap_gym.device.sim.storage.settings import STREAM_MUSIC, STREAMS, SettingsStore
@@ -74,6 +75,8 @@ class PhoneState:
     settings: SettingsStore
     fs: FileSystem
     wm: WindowState
+    clipboard: Clipboard = field(default_factory=Clipboard)
+    nfc_on: bool = True  # NfcService keeps it in its own preferences, not in settings
 
 
 class Window(NamedTuple):
@@ -138,6 +141,10 @@ class Phone:
     @property
     def fs(self) -> FileSystem:
         return self.state.fs
+
+    @property
+    def clipboard(self) -> Clipboard:
+        return self.state.clipboard
 
     @property
     def clock_ms(self) -> int:

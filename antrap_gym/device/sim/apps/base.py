@@ -65,6 +65,13 @@ class Activity:
     def on_pause(self, phone: Phone) -> None:
         """The activity stops being in front (HOME, another app, recents): save drafts."""
 
+    def text_toolbar(self, phone: Phone, what: str, field: str, under: Dialog | None = None,
+                     anchor: tuple[int, int] = (0, 0)) -> None:
+        """An item of an edit field's floating toolbar (Cut, Copy, Paste, Select all)."""
+        from antrap_gym.device.sim.toolkit import textmenu
+
+        textmenu.apply(phone, self, what, field, under, anchor)
+
     # --- helpers for subclasses ------------------------------------------
     def set_field(self, field: str, value: str) -> None:
         self.fields[field] = value

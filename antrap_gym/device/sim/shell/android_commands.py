@@ -12,6 +12,7 @@ import time
 from antrap_gym.device.sim.phone import keycode_of
 from antrap_gym.device.sim.shell.interpreter import Output, Shell, command
 from antrap_gym.device.sim.storage import radios
+from antrap_gym.device.sim.storage.clipboard import CLIPPER_GET, CLIPPER_SET, clipper
 from antrap_gym.device.sim.storage.content import ContentError, format_rows, parse_bind
 from antrap_gym.device.sim.storage.files import normalize
 from antrap_gym.device.sim.storage.props import DEFAULT_PROPS
@@ -29,6 +30,9 @@ PROPS = DEFAULT_PROPS
 ACTION_MAIN = "android.intent.action.MAIN"
 
 IME_ACTION_INPUT = {"ADB_INPUT_TEXT", "ADB_INPUT_B64"}
+#: system broadcasts only the system may send (`am broadcast` from the shell is refused)
+PROTECTED_BROADCASTS = {"android.intent.action.AIRPLANE_MODE", "android.intent.action.BOOT_COMPLETED",
+                        "android.intent.action.SCREEN_ON", "android.intent.action.SCREEN_OFF"}
 
 
 def _usage(name: str, msg: str) -> Output:
@@ -121,7 +125,7 @@ def _parse_intent(rest: list[str]) -> tuple[dict[str, str], dict[str, str], list
                 return f"Error: No argument given for {a}"
             opts[a] = rest[i + 1]
             i += 2
-        elif a in ("--es", "--ei", "--ez", "--el", "--ef", "--eu", "--esa"):
+        elif a in ("-e", "--es", "--ei", "--ez", "--el", "--ef", "--eu", "--esa"):
             if i + 2 >= len(rest):
                 return f"Error: No argument given for {a}"
             extras[rest[i + 1]] = rest[i + 2]
@@ -213,6 +217,17 @@ def _broadcast(phone, rest: list[str]) -> Output:
     if extras:
         fields.append("(has extras)")
     shown = f"Broadcasting: Intent {{ {' '.join(fields)} }}\n"
+    if action in PROTECTED_BROADCASTS:
+        # since Android 7 the shell (uid 2000) may not send these: `settings put` alone
+        # changes the setting, nothing reacts to the broadcast
+        return shown.encode(), (f"Security exception: Permission Denial: not allowed to send "
+                                f"broadcast {action} from pid=4127, uid=2000\n"), 255
+    if action in (CLIPPER_GET, CLIPPER_SET):
+        # Clipper's receiver answers with a result code and the text as the result data
+        code, data = clipper(phone.clipboard, action, extras)
+        if action == CLIPPER_SET:
+            phone.changed()
+        return (shown + f'Broadcast completed: result={code}, data="{data}"\n').encode(), "", 0
     if action in IME_ACTION_INPUT and phone.settings.get("secure", "default_input_method") == ADB_KEYBOARD:
         msg = extras.get("msg")
         if msg is not None and action == "ADB_INPUT_B64":
@@ -550,6 +565,11 @@ def dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Output:
                 f"{p.height}, modeId 1, density {round(160 * p.density)}, rotation 0}}\n"
                 f"  mDisplayWidth={p.width}\n  mDisplayHeight={p.height}\n"
                 f"  mCurrentOrientation=0\n  orientation=0\n").encode(), "", 0
+    if svc == "nfc":
+        # NfcService.dump: the adapter state, as `mState=on|off`
+        on = sh.phone.state.nfc_on
+        return (f"mState={'on' if on else 'off'}\nmAlwaysOnState=off\nmScreenState=ON_UNLOCKED\n"
+                f"mIsSecureNfcEnabled=false\n").encode(), "", 0
     if svc == "battery":
         return b"Current Battery Service state:\n  AC powered: false\n  level: 87\n  scale: 100\n", \
             "", 0
@@ -598,7 +618,7 @@ def sleep(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 SVC_USAGE = ("Available commands:\n    wifi [enable|disable]\n    data [enable|disable]\n"
-             "    bluetooth [enable|disable]\n")
+             "    bluetooth [enable|disable]\n    nfc [enable|disable]\n")
 
 
 @command("svc")
@@ -616,7 +636,11 @@ def svc(sh: Shell, args: list[str], stdin: bytes) -> Output:
         if args[0] == "data":
             st.put("global", "mobile_data", "1" if on else "0")
             return b"", "", 0
-    if len(args) == 1 and args[0] in ("wifi", "bluetooth", "data"):
+        if args[0] == "nfc":
+            sh.phone.state.nfc_on = on
+            sh.phone.changed()
+            return b"", "", 0
+    if len(args) == 1 and args[0] in ("wifi", "bluetooth", "data", "nfc"):
         return (f"Control the {args[0]} manager\n\nusage: svc {args[0]} [enable|disable]\n"
                 ).encode(), "", 0
     return SVC_USAGE.encode(), "", (0 if not args or args[0] == "help" else 1)

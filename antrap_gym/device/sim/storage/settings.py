@@ -72,6 +72,7 @@ STREAMS: dict[int, tuple[str, str, int, int]] = {
 }
 STREAM_RING, STREAM_MUSIC = 2, 3
 BRIGHTNESS_MAX = 255
+BRIGHTNESS_MIN = 1  # PowerManager's minimum screen_brightness
 SCREEN_TIMEOUTS_MS = {
     "15 seconds": 15000,
     "30 seconds": 30000,

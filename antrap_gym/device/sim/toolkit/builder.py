@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from antrap_gym.device.sim.toolkit import text as txt
+from antrap_gym.device.sim.toolkit import textmenu
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 from antrap_gym.device.sim.toolkit.views import Rect, View, intersect
 
@@ -432,6 +433,10 @@ class UI:
         v.field = field
         v.focused = act is not None and act.focus == field and self.phone.ime_shown
         v.value = (multiline, act.cursors.get(field, len(value)) if v.focused else None)
+        if act is not None:
+            phone = self.phone
+            v.on_long_click = lambda: textmenu.long_press(phone, act, field, (box[0] + box[2]) // 2,
+                                                          box[1])
         return v
 
     def spinner(self, value: str, on_click: Callback, *, desc: str | None = None,

@@ -13,6 +13,7 @@ from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.storage.props import prop
 from antrap_gym.device.sim.storage.settings import (
     BRIGHTNESS_MAX,
+    BRIGHTNESS_MIN,
     SCREEN_TIMEOUTS_MS,
     STREAMS,
 )
@@ -164,6 +165,14 @@ class ConnectionPrefsActivity(SettingsActivity):
         on = radios.bluetooth_on(phone.settings)
         ui.row("Bluetooth", "On" if on else "Off", icon="bluetooth",
                on_click=self.go(phone, BluetoothActivity))
+        state = phone.state  # NfcService's own state (`svc nfc`, `dumpsys nfc`)
+        ui.switch_row("NFC", state.nfc_on, lambda: self._set_nfc(phone, not state.nfc_on),
+                      "Allow use of NFC")
+
+    @staticmethod
+    def _set_nfc(phone: Phone, on: bool) -> None:
+        phone.state.nfc_on = on
+        phone.changed()
 
 
 class BluetoothActivity(SettingsActivity):
@@ -271,7 +280,8 @@ class DisplayActivity(SettingsActivity):
         level = s.get_int("system", "screen_brightness", 102)
         pct = round(100 * level / BRIGHTNESS_MAX)
         ui.header("Brightness")
-        ui.slider("Brightness level", level, 0, BRIGHTNESS_MAX,
+        # the slider's left end is the lowest level the display takes, 1 (0 is not offered)
+        ui.slider("Brightness level", level, BRIGHTNESS_MIN, BRIGHTNESS_MAX,
                   lambda v: s.put("system", "screen_brightness", str(int(v))),
                   value_text=f"{pct}%", rid="com.android.settings:id/brightness_slider")
         self.switch(ui, phone, "Adaptive brightness", "system", "screen_brightness_mode",

@@ -1,0 +1,86 @@
+"""An edit field's floating text toolbar (a long-press on the field), as Android's
+TextView offers it: Cut and Copy of the selected text, Paste from the clipboard,
+Select all.
+
+The editing model selects the whole text or nothing (`Activity.selection_all`, also
+set by CTRL+A), so a long-press does not pick the word under the finger: it focuses
+the field and shows the insertion-point toolbar (Paste, Select all); after Select all
+the toolbar offers Cut, Copy and Paste. A field inside a dialog keeps its dialog: the
+toolbar remembers it and puts it back once an item is chosen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.apps.base import Activity
+    from antrap_gym.device.sim.phone import Phone
+
+CUT, COPY, PASTE, SELECT_ALL = "Cut", "Copy", "Paste", "Select all"
+#: the activity method a toolbar item calls (`Activity.text_toolbar`)
+ACTION = "text_toolbar"
+
+
+def items(phone: Phone, act: Activity, field: str) -> list[str]:
+    """The toolbar's items for `field` now, in Android's order."""
+    value = act.fields.get(field, "")
+    selected = bool(value) and act.selection_all and act.focus == field
+    out = [CUT, COPY] if selected else []
+    if phone.clipboard.has_text():
+        out.append(PASTE)
+    if value and not selected:
+        out.append(SELECT_ALL)
+    return out
+
+
+def long_press(phone: Phone, act: Activity, field: str, x: int, y: int) -> None:
+    """A long-press on `field`: focus it (cursor at the end) and show the toolbar."""
+    from antrap_gym.device.sim import ime
+
+    if act.focus != field:
+        ime.focus(act, field)
+    phone.wm.ime_shown = True
+    open_toolbar(phone, act, field, (x, y))
+
+
+def open_toolbar(phone: Phone, act: Activity, field: str, anchor: tuple[int, int]) -> None:
+    """Show the toolbar over `field` (already focused); nothing when it has no item."""
+    labels = items(phone, act, field)
+    if not labels:
+        return
+    under = act.popup if isinstance(act.popup, Dialog) else None
+    phone.open_popup(act, Menu([Choice(label, ACTION, (label, field, under, anchor))
+                                for label in labels], anchor))
+    phone.wm.ime_shown = True
+
+
+def apply(phone: Phone, act: Activity, what: str, field: str, under: Dialog | None,
+          anchor: tuple[int, int] = (0, 0)) -> None:
+    """Carry out a toolbar item on `field` (the menu is already closed)."""
+    from antrap_gym.device.sim import ime  # ime edits activities: imported when used
+
+    act.popup = under
+    if act.focus != field:
+        ime.focus(act, field)
+    value = act.fields.get(field, "")
+    if what in (CUT, COPY) and act.selection_all:
+        phone.clipboard.set(value)
+        if what == CUT:
+            ime.delete_back(act)
+            act.on_text_changed(phone, field)
+        else:
+            act.selection_all = False
+            act.cursors[field] = len(value)
+        if what == COPY:
+            phone.toast("Copied")
+    elif what == PASTE and phone.clipboard.text:
+        ime.insert(act, phone.clipboard.text)
+        act.on_text_changed(phone, field)
+    elif what == SELECT_ALL and value:
+        ime.select_all(act)
+        open_toolbar(phone, act, field, anchor)
+    phone.wm.ime_shown = True
+    phone.changed()
