@@ -280,9 +280,9 @@ class DisplayActivity(SettingsActivity):
         level = s.get_int("system", "screen_brightness", 102)
         pct = round(100 * level / BRIGHTNESS_MAX)
         ui.header("Brightness")
-        # the slider's left end is the lowest level the display takes, 1 (0 is not offered)
-        ui.slider("Brightness level", level, BRIGHTNESS_MIN, BRIGHTNESS_MAX,
-                  lambda v: s.put("system", "screen_brightness", str(int(v))),
+        # the left end is the lowest level the display takes, 1: the slider never writes 0
+        ui.slider("Brightness level", level, 0, BRIGHTNESS_MAX,
+                  lambda v: s.put("system", "screen_brightness", str(max(BRIGHTNESS_MIN, int(v)))),
                   value_text=f"{pct}%", rid="com.android.settings:id/brightness_slider")
         self.switch(ui, phone, "Adaptive brightness", "system", "screen_brightness_mode",
                     "Optimize brightness for available light")
