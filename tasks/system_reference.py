@@ -27,6 +27,7 @@ from antrap_gym.tasks.binding import DONE
 from antrap_gym.tasks.checks import AllOf, FileContent, Holds, MeanOf, ScreenShows, SettingEquals, SettingIn
 from antrap_gym.tasks.checks.settings import SettingNear
 from antrap_gym.tasks.checks.system import ClipboardMatches, NfcIs, NightModeIs
+from antrap_gym.tasks.recipes import Shell
 from antrap_gym.tasks.steps import LongPress, PressKey, SetChecked, SetSlider, Tap, Target, TypeText
 from antrap_gym.tasks.template import template
 
@@ -86,6 +87,10 @@ def _shown(label: str) -> ScreenShows:
     return ScreenShows(label, package=st.PKG)
 
 
+#: a Verify row's set-up closes Settings, so no page of it is in front before the agent acts
+CLOSE_SETTINGS = Shell(cmd=f"am force-stop {st.PKG}")
+
+
 # --- AndroidWorld: brightness ----------------------------------------------------------------
 
 BRIGHTNESS_GOAL = "Turn brightness to the {max_or_min} value."
@@ -108,8 +113,9 @@ def _brightness(id: str, which: str, verify: bool, split: str):
                     SetSlider(screen=DISPLAY, target=Target(desc="Brightness level"),
                               fraction=1.0 if which == "max" else 0.0, done=DONE)]
         doc = f"Brightness starts at the other end; the slider's {which} end is {LEVEL[which]}."
+    setup = [st.PutSetting("system", "screen_brightness", start)]
     return aw(id=id, split=split, goal=BRIGHTNESS_GOAL, params=_fixed("max_or_min", which),
-              setup=[st.PutSetting("system", "screen_brightness", start)], check=check,
+              setup=[CLOSE_SETTINGS, *setup] if verify else setup, check=check,
               solution=solution, doc=doc, reference_check=level)
 
 
@@ -134,7 +140,8 @@ def _radio(id: str, goal: str, toggle: Toggle, on: bool, verify: bool, split: st
         check, solution = ref, _flip(toggle, on)
         doc = f"{toggle.switch} starts {'off' if on else 'on'}."
     return aw(id=id, split=split, goal=goal, params=_on_off(on),
-              setup=[st.SetToggle(toggle, start)], check=check, solution=solution, doc=doc,
+              setup=[CLOSE_SETTINGS, st.SetToggle(toggle, start)] if verify else
+              [st.SetToggle(toggle, start)], check=check, solution=solution, doc=doc,
               reference_check=ref, needs_scroll=False)
 
 
