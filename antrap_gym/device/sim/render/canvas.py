@@ -154,6 +154,9 @@ def icon_mask(name: str, s: int) -> np.ndarray:
         for px, py in ((0.72, 0.25), (0.28, 0.5), (0.72, 0.75)):
             d.ellipse([s * px - w * 1.5, s * py - w * 1.5, s * px + w * 1.5, s * py + w * 1.5], fill=255)
         d.line([(s * 0.72, s * 0.25), (s * 0.28, s * 0.5), (s * 0.72, s * 0.75)], fill=255, width=w)
+    elif name == "sort":  # three lines, shorter downwards
+        for yy, x1 in ((0.3, 0.8), (0.5, 0.62), (0.7, 0.44)):
+            d.line([(s * 0.2, s * yy), (s * x1, s * yy)], fill=255, width=w)
     else:  # a generic dot for unknown icons (settings categories etc.)
         d.ellipse([s * 0.2, s * 0.2, s * 0.8, s * 0.8], outline=255, width=w)
     m = np.asarray(img)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import App
 from antrap_gym.device.sim.apps.markor.screens import PKG, ROOT, DocumentActivity, MainActivity
+from antrap_gym.device.sim.apps.markor.sorting import MarkorPrefs
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.phone import Phone
@@ -19,6 +20,8 @@ class Markor(App):
     home_position = 1
     main = MainActivity
     activities = (DocumentActivity,)
+    #: its preferences file (the browser's sort order)
+    storage = (MarkorPrefs,)
 
     @classmethod
     def install(cls, phone: Phone) -> None:

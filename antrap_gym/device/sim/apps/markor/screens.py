@@ -15,7 +15,10 @@ import time
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import Activity
+from antrap_gym.device.sim.apps.markor import search_replace as sr
+from antrap_gym.device.sim.apps.markor import sorting
 from antrap_gym.device.sim.storage.files import FsError
+from antrap_gym.device.sim.toolkit import card
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
@@ -66,6 +69,13 @@ def inside_root(path: str) -> bool:
     return path == ROOT or path.startswith(ROOT + "/")
 
 
+def ime_focus(act: Activity, field: str) -> None:
+    """Give `field` the text focus, cursor at its end (the keyboard comes with a tap)."""
+    act.focus = field
+    act.selection_all = False
+    act.cursors[field] = len(act.fields.get(field, ""))
+
+
 class MarkorActivity(Activity):
     """Shared dialog plumbing: every popup action clears the text focus."""
 
@@ -82,7 +92,8 @@ class MarkorActivity(Activity):
 
 
 class MainActivity(MarkorActivity):
-    """The Files tab: one folder's entries, folders first, then files, by name."""
+    """The Files tab: one folder's entries in the "Sort by" order (by default folders
+    first, then files, by name)."""
 
     name = ".activity.MainActivity"
 
@@ -91,6 +102,7 @@ class MainActivity(MarkorActivity):
         self.cwd = ROOT
         self.target = ""  # the entry a rename/move/delete dialog acts on (a name in cwd)
         self.selected: list[str] = []  # selection mode (names in cwd) when not empty
+        self.sort_open = False  # the toolbar's "Sort by" menu is shown
 
     def title(self, phone: Phone) -> str:
         return "Markor"
@@ -115,8 +127,7 @@ class MainActivity(MarkorActivity):
             return []
         names = [n for n in fs.listdir(folder) if not n.startswith(".")]  # dotfiles hidden
         items = [(n, fs.isdir(posixpath.join(folder, n))) for n in names]
-        items.sort(key=lambda it: (not it[1], it[0].casefold(), it[0]))
-        return items
+        return sorting.sort_entries(phone, folder, items)
 
     def _summary(self, phone: Phone, path: str, is_dir: bool) -> str:
         fs = phone.fs
@@ -136,6 +147,7 @@ class MainActivity(MarkorActivity):
             return
         ui.toolbar("Markor" if at_root else posixpath.basename(cwd),
                    back=False if at_root else (lambda: self.go_up(phone)),
+                   actions=[("sort", "Sort by", lambda: self.open_sort(phone))],
                    menu=[Choice("New folder", "ask_new_folder"), Choice("Go to top folder", "go_root")],
                    rid=RID + "toolbar")
         rel = "Markor" + cwd[len(ROOT):]
@@ -154,8 +166,44 @@ class MainActivity(MarkorActivity):
                            on_click=(lambda n=name, d=is_dir: self.open_entry(phone, n, d)),
                            on_long_click=(lambda n=name, a=anchor: self.context_menu(phone, n, a)))
                 ui.spacer(88)  # the last row can scroll clear of the FAB
-        ui.fab("add", "Create a new file or folder", lambda: self.ask_new_file(phone),
-               rid=RID + "fab_add_new_item")
+        if self.sort_open:  # the menu covers the button (a floating view would stay on top)
+            self._build_sort_menu(ui, phone)
+        else:
+            ui.fab("add", "Create a new file or folder", lambda: self.ask_new_file(phone),
+                   rid=RID + "fab_add_new_item")
+
+    # --- "Sort by" --------------------------------------------------------------------
+    def _build_sort_menu(self, ui: UI, phone: Phone) -> None:
+        """Name / Date / Size (one of them), then Folder first and Reverse order."""
+        by, folders_first, reverse = sorting.order(phone)
+        anchor = (ui.rect[2] - ui.dp(8), ui.rect[1] + ui.dp(8))
+        with card.menu(ui, anchor, 220, lambda: self.close_sort(phone)) as m:
+            for label, value in sorting.SORT_LABELS.items():
+                m.row(label, trailing=("radio", by == value, lambda v=value: self.sort_by(phone, v)))
+            m.row("Folder first", trailing=("checkbox", folders_first,
+                                            lambda: self.toggle_pref(phone, sorting.KEY_FOLDER_FIRST,
+                                                                     True)))
+            m.row("Reverse order", trailing=("checkbox", reverse,
+                                             lambda: self.toggle_pref(phone, sorting.KEY_REVERSE,
+                                                                      False)))
+
+    def open_sort(self, phone: Phone) -> None:
+        self.focus = None
+        self.sort_open = True
+
+    def close_sort(self, phone: Phone) -> None:
+        self.sort_open = False
+
+    def sort_by(self, phone: Phone, value: str) -> None:
+        sorting.prefs(phone).put(sorting.KEY_SORT, value)
+        self.sort_open = False
+        self.scroll["files"] = 0
+
+    def toggle_pref(self, phone: Phone, key: str, default: bool) -> None:
+        p = sorting.prefs(phone)
+        p.put(key, not p.get_bool(key, default))
+        self.sort_open = False
+        self.scroll["files"] = 0
 
     def _build_selecting(self, ui: UI, phone: Phone, cwd: str,
                          entries: list[tuple[str, bool]]) -> None:
@@ -226,6 +274,9 @@ class MainActivity(MarkorActivity):
         self.scroll["files"] = 0
 
     def on_back(self, phone: Phone) -> bool:
+        if self.sort_open:
+            self.sort_open = False
+            return True
         if self.selected:
             self.selected = []
             return True
@@ -416,8 +467,13 @@ class MainActivity(MarkorActivity):
 # --- the editor ------------------------------------------------------------------------
 
 
+#: the Search / Replace dialog's fields
+SR_SEARCH, SR_REPLACE = "sr_search", "sr_replace"
+
+
 class DocumentActivity(MarkorActivity):
-    """One file in a full-height editor; saved on Save, BACK/Up and finish."""
+    """One file in a full-height editor; saved on Save, BACK/Up and finish. The
+    overflow menu's Search / Replace edits the working text (saved the same way)."""
 
     name = ".activity.DocumentActivity"
 
@@ -426,6 +482,9 @@ class DocumentActivity(MarkorActivity):
         self.path = path
         self.deleted = False
         self.set_field("text", text)
+        self.replacing = False  # the Search / Replace dialog is open
+        self.sr_regex = False
+        self.sr_multiline = False
 
     def title(self, phone: Phone) -> str:
         return posixpath.basename(self.path) or "Markor"
@@ -437,10 +496,93 @@ class DocumentActivity(MarkorActivity):
             ui.empty("No document open")
             return
         ui.toolbar(name, back=True, actions=[("save", "Save", lambda: self.save(phone, True))],
-                   menu=[Choice("Rename", "ask_rename"), Choice("Delete", "ask_delete")],
+                   menu=[Choice("Search / Replace", "open_replace"), Choice("Rename", "ask_rename"),
+                         Choice("Delete", "ask_delete")],
                    rid=RID + "toolbar")
-        ui.edit("text", "Start writing here…", multiline=True,
-                rid=RID + "document__fragment__edit__highlighting_editor")
+        ed = ui.edit("text", "Start writing here…", multiline=True,
+                     rid=RID + "document__fragment__edit__highlighting_editor")
+        if self.replacing:
+            ed.editable = ed.clickable = ed.long_clickable = ed.focusable = False
+            self._build_replace(ui, phone)
+
+    # --- Search / Replace -------------------------------------------------------------
+    def _matches(self) -> tuple[int, bool]:
+        """(match count, pattern error) for the dialog's fields now."""
+        try:
+            return sr.count(self.fields.get("text", ""), self.fields.get(SR_SEARCH, ""),
+                            self.fields.get(SR_REPLACE, ""), self.sr_regex, self.sr_multiline), False
+        except sr.PatternError:
+            return 0, True
+
+    def _build_replace(self, ui: UI, phone: Phone) -> None:
+        n, error = self._matches()
+        with card.dialog(ui, "Search / Replace", lambda: self.close_replace(phone)) as d:
+            d.edit(SR_SEARCH, "Search for", rid=RID + "search_input")
+            d.edit(SR_REPLACE, "Replace with", rid=RID + "replace_input")
+            r = d.rect
+            line = (r[0] + d.dp(8), d.y, r[2] - d.dp(8), d.y + d.dp(48))
+            for cell, label, on, cb, enabled in zip(
+                    card.split(line, 2, d.dp(8)), ("Regex", "Multiline"),
+                    (self.sr_regex, self.sr_multiline),
+                    (self.toggle_regex, self.toggle_multiline), (True, self.sr_regex)):
+                box = d.mk("linear", cell, on_click=(lambda cb=cb: cb(phone)), enabled=enabled)
+                d.mk("checkbox", (cell[0], cell[1], cell[0] + d.dp(40), cell[3]), box,
+                     checkable=True, checked=on, enabled=enabled,
+                     rid=RID + ("enable_regex" if label == "Regex" else "multiline"))
+                d.mk("text", (cell[0] + d.dp(44), cell[1], cell[2], cell[3]), box, text=label,
+                     style="body", enabled=enabled)
+            d.spacer(56)
+            d.text("Search or replace pattern error." if error else f"Matches: {n}",
+                   style="caption", rid=RID + "match_count_or_error")
+            line = (r[0] + d.dp(8), d.y + d.dp(8), r[2] - d.dp(8), d.y + d.dp(56))
+            for cell, label, all_ in zip(card.split(line, 2, d.dp(8)),
+                                         ("Replace (1)", "Replace all"), (False, True)):
+                d.mk("button", cell, text=label, style="tonal", enabled=n > 0 and not error,
+                     rid=RID + ("replace_all" if all_ else "replace_once"),
+                     on_click=(lambda a=all_: self.do_replace(phone, a)))
+            d.spacer(64)
+            d.button_bar([("Cancel", lambda: self.close_replace(phone), "text")])
+
+    def open_replace(self, phone: Phone) -> None:
+        """Markor opens the dialog empty each time (its history is a drop-down we lack)."""
+        self.replacing = True
+        self.set_field(SR_SEARCH, "")
+        self.set_field(SR_REPLACE, "")
+        ime_focus(self, SR_SEARCH)
+
+    def close_replace(self, phone: Phone) -> None:
+        self.replacing = False
+        self.focus = None
+
+    def toggle_regex(self, phone: Phone) -> None:
+        self.sr_regex = not self.sr_regex
+
+    def toggle_multiline(self, phone: Phone) -> None:
+        if self.sr_regex:
+            self.sr_multiline = not self.sr_multiline
+
+    def do_replace(self, phone: Phone, all_: bool) -> None:
+        """Replace (1) or Replace all in the working text, then close the dialog."""
+        text = self.fields.get("text", "")
+        n, error = self._matches()
+        if n == 0 or error:
+            return
+        cursor = -1 if self.selection_all else self.cursors.get("text", -1)
+        try:
+            new = sr.replaced(text, self.fields.get(SR_SEARCH, ""), self.fields.get(SR_REPLACE, ""),
+                              self.sr_regex, self.sr_multiline, all_, cursor)
+        except sr.PatternError:
+            return
+        self.fields["text"] = new
+        self.cursors["text"] = min(self.cursors.get("text", len(new)), len(new))
+        self.selection_all = False
+        self.close_replace(phone)
+
+    def on_back(self, phone: Phone) -> bool:
+        if self.replacing:
+            self.close_replace(phone)
+            return True
+        return False
 
     # --- saving -----------------------------------------------------------------------------
     def save(self, phone: Phone, explicit: bool = False) -> None:
@@ -517,4 +659,6 @@ class DocumentActivity(MarkorActivity):
         if field == "rename" and self.popup is not None:
             self.popup = None
             self.do_rename(phone)
+        elif field == SR_SEARCH and self.replacing:
+            ime_focus(self, SR_REPLACE)
 
