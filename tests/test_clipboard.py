@@ -102,3 +102,17 @@ def test_set_clipboard_recipe_restores_the_text_it_replaced():
     assert read_clipboard(dev) == "~~~RESET~~~"
     recipe.undo(dev)
     assert read_clipboard(dev) == "mine"
+
+
+def test_the_paste_and_copy_keys_act_on_the_focused_field():
+    dev = SimDevice()
+    dev.shell("am broadcast -a clipper.set -e text 'from the key'")
+    dev.launch(SETTINGS)
+    dev.tap(*edit(dev).center)
+    assert dev.shell("input keyevent KEYCODE_PASTE").exit_code == 0
+    assert edit(dev).text == "from the key"
+    dev.shell("input keyevent 279")
+    assert edit(dev).text == "from the keyfrom the key"
+    dev.shell("input keycombination 113 29")  # CTRL+A
+    dev.shell("input keyevent KEYCODE_COPY")
+    assert read_clipboard(dev) == "from the keyfrom the key"

@@ -244,7 +244,7 @@ def test_radio_commands_persist_as_android_does(dev):
     assert get("wifi_on") == "2"
     assert dev.shell("cmd wifi status").stdout == "Wifi is enabled\n"
     assert dev.shell("cmd wifi set-wifi-enabled disabled").exit_code == 0 and get("wifi_on") == "0"
-    for bad in ("svc wifi sideways", "cmd connectivity airplane-mode maybe", "svc nfc enable",
+    for bad in ("svc wifi sideways", "cmd connectivity airplane-mode maybe", "svc nfc sideways",
                 "cmd wifi set-wifi-enabled on"):
         before = dev.shell("settings list global").stdout
         assert dev.shell(bad).exit_code != 0, bad

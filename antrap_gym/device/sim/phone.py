@@ -24,6 +24,7 @@ from antrap_gym.device.sim.storage.content import ContentProvider, LegacyAuthori
 from antrap_gym.device.sim.storage.files import FileSystem, Mounts
 from antrap_gym.device.sim.storage.settings import STREAM_MUSIC, STREAMS, SettingsStore
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
+from antrap_gym.device.sim.toolkit import textmenu
 from antrap_gym.device.sim.toolkit.builder import SP_BODY, UI, build_popup
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 from antrap_gym.device.sim.toolkit.views import View, hit_test
@@ -42,13 +43,15 @@ KEYCODES: dict[str, int] = {
     "COMMA": 55, "PERIOD": 56, "TAB": 61, "SPACE": 62, "ENTER": 66, "DEL": 67,
     "MENU": 82, "SEARCH": 84, "MOVE_HOME": 122, "MOVE_END": 123, "FORWARD_DEL": 112,
     "ESCAPE": 111, "CTRL_LEFT": 113, "CTRL_RIGHT": 114, "APP_SWITCH": 187, "WAKEUP": 224,
-    "SLEEP": 223, "NOTIFICATION": 83,
+    "SLEEP": 223, "NOTIFICATION": 83, "CUT": 277, "COPY": 278, "PASTE": 279,
 }
 for _i in range(10):
     KEYCODES[str(_i)] = 7 + _i
 for _i, _c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ"):
     KEYCODES[_c] = 29 + _i
 KEYNAMES = {v: k for k, v in KEYCODES.items()}
+#: KEYCODE_CUT/COPY/PASTE do what the text toolbar's items do
+CLIPBOARD_KEYS = {"CUT": textmenu.CUT, "COPY": textmenu.COPY, "PASTE": textmenu.PASTE}
 
 
 def keycode_of(spec: str | int) -> int | None:
@@ -463,6 +466,10 @@ class Phone:
         if act is None:
             return False
         handled = False
+        if name in CLIPBOARD_KEYS:  # as the toolbar's item, on the focused field
+            under = act.popup if isinstance(act.popup, Dialog) else None
+            textmenu.apply(self, act, CLIPBOARD_KEYS[name], act.focus or "", under)
+            return True
         if name == "ENTER":
             handled = self._enter(act)
         elif name == "DEL":
