@@ -273,6 +273,8 @@ class Solver:
         # not on the step's screen: an action did more than expected, or less
         for j in range(k + 1, n):
             s = self.plan[j]
+            if s.done is not None and self._satisfied(s, els, self._device):
+                continue  # a later part done already (a composite's other half)
             el = self._target(s, els) if s.screen is not None else None
             if el is not None and self._on(s, activity, screen, els) and not (
                     s.requires is None and is_destructive(el.label)):
@@ -285,6 +287,8 @@ class Solver:
             s = self.plan[j]
             if isinstance(s, (OpenApp, Answer, PressKey)) or s.screen is None:
                 continue
+            if self._satisfied(s, els, self._device):
+                continue  # done already: redoing it would wait (a switch as wanted) or undo
             if self._on(s, activity, screen, els):
                 el = self._target(s, els)
                 if el is not None:

@@ -17,6 +17,7 @@ on the class as `reference_check`.
 
 from __future__ import annotations
 
+import dataclasses
 import string
 from functools import partial
 
@@ -24,11 +25,21 @@ from antrap_gym.tasks.apps import markor as mk
 from antrap_gym.tasks.apps import settings as st
 from antrap_gym.tasks.apps.settings import DISPLAY, HOME, Toggle
 from antrap_gym.tasks.binding import DONE
-from antrap_gym.tasks.checks import AllOf, FileContent, Holds, MeanOf, ScreenShows, SettingEquals, SettingIn
+from antrap_gym.tasks.checks import (
+    AllOf,
+    ElementShows,
+    Eq,
+    FileContent,
+    Holds,
+    MeanOf,
+    ScreenShows,
+    SettingEquals,
+    SettingIn,
+)
 from antrap_gym.tasks.checks.settings import SettingNear
 from antrap_gym.tasks.checks.system import ClipboardMatches, NfcIs, NightModeIs
 from antrap_gym.tasks.recipes import Shell
-from antrap_gym.tasks.steps import LongPress, PressKey, SetChecked, SetSlider, Tap, Target, TypeText
+from antrap_gym.tasks.steps import LongPress, SetChecked, SetSlider, Tap, Target, TypeText
 from antrap_gym.tasks.template import template
 
 aw = partial(template, apps=(st.PKG,), source="AndroidWorld", kind="action", complexity=1.0)
@@ -167,16 +178,22 @@ SystemBluetoothTurnOnVerify = _radio("SystemBluetoothTurnOnVerify", BT_GOAL, BLU
 SystemBluetoothTurnOffVerify = _radio("SystemBluetoothTurnOffVerify", BT_GOAL, BLUETOOTH, False,
                                       True, "train", BT_ON, BT_OFF)
 
+def _half(toggle: Toggle, on: bool, holds) -> list:
+    """A composite's part: walk to the switch and set it, every step done once `holds`."""
+    done = Holds(holds)
+    return [*(dataclasses.replace(s, done=done) for s in st.walk(toggle.path)),
+            SetChecked(screen=toggle.screen, target=Target(row=toggle.switch, cls="Switch"),
+                       checked=on, done=done)]
+
+
 TurnOffWifiAndTurnOnBluetooth = aw(
     id="TurnOffWifiAndTurnOnBluetooth", kind="composite", complexity=2.0, split="test",
     goal="Turn off WiFi, then enable bluetooth", params=lambda rng: {},
     setup=[st.SetToggle(WIFI, True), st.SetToggle(BLUETOOTH, False)],
     check=MeanOf(WIFI_OFF, BT_ON),
-    solution=[*_flip(WIFI, False)[:-1],
-              SetChecked(screen=WIFI.screen, target=Target(row="Wi-Fi", cls="Switch"),
-                         checked=False, done=Holds(WIFI_OFF)),
-              PressKey(key="back"), PressKey(key="back"),  # Internet > Network & internet > home
-              *_flip(BLUETOOTH, True)[1:]],
+    # each half's steps are done once that half holds, so the solver finds its way to
+    # the other half from wherever it is (also after a trap moved it about)
+    solution=[st.open_app(), *_half(WIFI, False, WIFI_OFF), *_half(BLUETOOTH, True, BT_ON)],
     doc="Half a point each: Wi-Fi off (wifi_on 0), Bluetooth on (bluetooth_on 1).")
 
 
@@ -223,6 +240,10 @@ def _paste_note(rng) -> dict:
 PASTED = mk.note_path("{file_name}")
 _CREATE = mk.create_note_steps("{file_name}", "", None, None)[:4]  # + > name > OK > open
 
+#: the editor holds the clipboard's text (pasted already: a fresh solver must not paste twice)
+_IN_EDITOR = Holds(ElementShows(({"class_name": "android.widget.EditText",
+                                  "text": Eq("{file_content}")},)))
+
 MarkorCreateNoteFromClipboard = template(
     id="MarkorCreateNoteFromClipboard", apps=(mk.PKG,), source="AndroidWorld", kind="action",
     complexity=1.4, split="train",
@@ -233,8 +254,8 @@ MarkorCreateNoteFromClipboard = template(
     check=FileContent(PASTED, "{file_content}", fuzzy=0.9),
     solution=[mk.open_app(), *_CREATE,
               LongPress(screen=mk.DOC, target=Target(cls="EditText"),
-                        requires=mk.titled("{file_name}")),
-              Tap(screen=mk.DOC + "|menu", target=Target(text="Paste")),
+                        requires=mk.titled("{file_name}"), done=_IN_EDITOR),
+              Tap(screen=mk.DOC + "|menu", target=Target(text="Paste"), done=_IN_EDITOR),
               Tap(screen=mk.DOC, target=Target(desc="Save"), done=DONE,
                   requires=mk.titled("{file_name}"))],
     doc=("The clipboard holds a random 10-character string; the note must exist and hold it "
