@@ -172,11 +172,11 @@ MarkorDeleteNewestNote = aw(
 
 def _delete_all_steps(ns: dict) -> list[Step]:
     """Long-press a note > Select, then Select all > Delete (the reference's fast way)."""
-    first = sorted(ns["noise"])[0]
     selecting = Target(rid="toolbar_title", text="selected", contains=True)
+    any_note = Target(cls="LinearLayout")  # the first row, whichever notes are left
     return [mk.open_app(),
-            LongPress(screen=MAIN, target=Target(text=first), done=DONE),
-            Tap(screen=mk.MENU, target=Target(text="Select"), requires=mk.menu_for(first), done=DONE),
+            LongPress(screen=MAIN, target=any_note, done=DONE),
+            Tap(screen=mk.MENU, target=Target(text="Select"), done=DONE),
             Tap(screen=MAIN, target=Target(desc="Select all"), requires=selecting, done=DONE),
             Tap(screen=MAIN, target=Target(desc="Delete"), requires=selecting, done=DONE),
             Tap(screen=MAIN + "|Delete selected items?", target=Target(text="Delete"), done=DONE)]

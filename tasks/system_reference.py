@@ -79,13 +79,6 @@ def _flip(toggle: Toggle, on: bool, screen: str | None = None, label: str | None
                        done=DONE)]
 
 
-def _look(path: tuple[tuple[str, str], ...]):
-    """Open the page that shows the state, and stop there."""
-    *before, (row, screen) = path
-    return [st.open_app(), *st.walk(tuple(before)), Tap(screen=screen, target=Target(text=row),
-                                                        done=DONE)]
-
-
 def _fixed(key: str, value: str):
     return lambda rng: {key: value}
 
@@ -112,17 +105,18 @@ START = {"max": 1, "min": 255}
 def _brightness(id: str, which: str, verify: bool, split: str):
     level = SettingEquals("system", "screen_brightness", LEVEL[which])
     start = LEVEL[which] if verify else str(START[which])
+    # a Verify row's oracle walks the same way: at the page the state is seen to hold (and
+    # it stops); were it broken on the way (a trap's mis-tap), the slider puts it back
+    solution = [st.open_app(), st.tap("Display", HOME),
+                SetSlider(screen=DISPLAY, target=Target(desc="Brightness level"),
+                          fraction=1.0 if which == "max" else 0.0, done=DONE)]
     if verify:
         check = AllOf(level, _shown("Brightness level"))
-        solution = _look((("Display", HOME),))
         doc = (f"Brightness starts at {which}; the reference check (== {LEVEL[which]}) passes "
                "untouched, so ours also wants the Display page (its Brightness level slider) "
                "in front at the end.")
     else:
         check = level
-        solution = [st.open_app(), st.tap("Display", HOME),
-                    SetSlider(screen=DISPLAY, target=Target(desc="Brightness level"),
-                              fraction=1.0 if which == "max" else 0.0, done=DONE)]
         doc = f"Brightness starts at the other end; the slider's {which} end is {LEVEL[which]}."
     setup = [st.PutSetting("system", "screen_brightness", start)]
     return aw(id=id, split=split, goal=BRIGHTNESS_GOAL, params=_fixed("max_or_min", which),
@@ -142,8 +136,8 @@ def _radio(id: str, goal: str, toggle: Toggle, on: bool, verify: bool, split: st
            on_check: SettingIn | SettingEquals, off_check: SettingEquals):
     ref = on_check if on else off_check
     start = on if verify else not on
-    if verify:
-        check, solution = AllOf(ref, _shown(toggle.switch)), _look(toggle.path)
+    if verify:  # the same walk: the switch is seen as wanted (or set back if a trap broke it)
+        check, solution = AllOf(ref, _shown(toggle.switch)), _flip(toggle, on)
         doc = (f"{toggle.switch} is already {'on' if on else 'off'}; the reference check passes "
                f"untouched, so ours also wants the page with the {toggle.switch} switch in front "
                "at the end (look, then finish without changing it).")
@@ -214,6 +208,7 @@ CLIPBOARD_TEXTS = (
 RESET = "~~~RESET~~~"  # what the reference puts on the clipboard before the agent starts
 SEARCH = Target(cls="EditText")
 TOOLBAR = HOME + "|menu"
+_SELECTED = Holds(ScreenShows("Copy", package=st.PKG))
 
 SystemCopyToClipboard = aw(
     id="SystemCopyToClipboard", split="test",
@@ -223,7 +218,9 @@ SystemCopyToClipboard = aw(
     solution=[st.open_app(),
               TypeText(screen=HOME, target=SEARCH, text="{clipboard_content}"),
               LongPress(screen=HOME, target=SEARCH),
-              Tap(screen=TOOLBAR, target=Target(text="Select all"), done=DONE),
+              # the text is selected once the toolbar offers Copy (after a long-press that
+              # found it selected already, as after a trap made the solver back out)
+              Tap(screen=TOOLBAR, target=Target(text="Select all"), done=_SELECTED),
               Tap(screen=TOOLBAR, target=Target(text="Copy"), done=DONE)],
     doc=("Type the text into any field (the oracle uses Settings' search), long-press it, "
          "Select all, Copy. Graded as the reference does: a fuzzy match (ratio >= 0.9) of "
