@@ -37,4 +37,22 @@ if ! "$PY" -c "import torch" >/dev/null 2>&1; then
 fi
 "$PY" -m pip install -q -e ".[dev,train,ray]"
 
-exec "$PY" -m pytest -q "$@"
+if [ $# -gt 0 ]; then
+  exec "$PY" -m pytest -q "$@"
+fi
+
+# The whole suite. tests/test_wheel.py spends its first ~100 s building the wheel and
+# installing it (with torch) into a fresh venv -- disk and network, little CPU -- so it
+# runs beside the rest instead of after it; its report follows the main one.
+wheel_log="$(mktemp)"
+"$PY" -m pytest -q -p no:cacheprovider tests/test_wheel.py >"$wheel_log" 2>&1 &
+wheel_pid=$!
+status=0
+"$PY" -m pytest -q --ignore=tests/test_wheel.py || status=$?
+wheel_status=0
+wait "$wheel_pid" || wheel_status=$?
+echo "--- tests/test_wheel.py (run alongside) ---"
+cat "$wheel_log"
+rm -f "$wheel_log"
+[ "$status" -ne 0 ] && exit "$status"
+exit "$wheel_status"

@@ -59,12 +59,12 @@ def _episode_hash(env, agent: OracleAgent, template: str, seed: int) -> str:
     return hashlib.sha256(_canon(record).encode()).hexdigest()[:16]
 
 
-def record_streams(condition: str) -> dict[str, str]:
+def record_streams(condition: str, seeds=SEEDS) -> dict[str, str]:
     env = make_env(traps=None if condition == "clean" else [condition], obs_mode="text")
     agent = OracleAgent()
     try:
         return {f"{t}/{s}": _episode_hash(env, agent, t, s)
-                for t in sorted(TEMPLATES) for s in SEEDS}
+                for t in sorted(TEMPLATES) for s in seeds}
     finally:
         env.close()
 
@@ -99,8 +99,12 @@ def _load(path: Path) -> dict:
     c if c in ("clean", "external_interruption") else pytest.param(c, marks=pytest.mark.slow)
     for c in CONDITIONS])
 def test_the_oracles_action_streams_are_unchanged(condition):
-    want = _load(STREAMS)[condition]
-    got = record_streams(condition)
+    # every seed recorded clean and under external interruption; two of the five under the
+    # other nine types (the records hold all five: `python -m tests.test_oracle_golden`)
+    seeds = SEEDS if condition in ("clean", "external_interruption") else SEEDS[:2]
+    want = {k: v for k, v in _load(STREAMS)[condition].items()
+            if int(k.rsplit("/", 1)[1]) in seeds}
+    got = record_streams(condition, seeds)
     changed = sorted(k for k in want if got.get(k) != want[k])
     assert set(got) == set(want) and not changed, changed
 

@@ -1103,7 +1103,9 @@ def test_oracle_succeeds_on_at_least_200_trapped_episodes_per_type():
     from antrap_gym.tasks import get_suite
 
     suite = get_suite("antrap")
-    episodes = [(t, v) for t in suite.templates for v in range(10)]
+    # 3 variants of the 76 reference templates: 228 episodes per type (the 10-variant
+    # figures of docs/traps.md come from `antrap solvability`)
+    episodes = [(t, v) for t in suite.templates for v in range(3)]
     results = audit(list(TRAP_TYPES), episodes, trap_settings={"p": 0.35})
     for trap, a in results.items():
         assert a.trapped_episodes >= 200, (trap, a.trapped_episodes)
