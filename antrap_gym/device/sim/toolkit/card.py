@@ -28,6 +28,16 @@ def _scrim(ui: UI, on_dismiss: Callable[[], Any], dim: bool) -> View:
                  clickable=True)
 
 
+def _close(ui: UI, card: View, body: UI) -> None:
+    """End `card` where its body's content does, and hand it the body's views."""
+    body.spacer(8)
+    x0, y0, x1, _ = card.rect
+    bottom = min(body.y, ui.rect[3])
+    card.rect = (x0, y0, x1, bottom)
+    card.clip = (x0, y0, x1, max(y0, bottom))
+    card.children.extend(body.finish().children)
+
+
 @contextmanager
 def dialog(ui: UI, title: str, on_dismiss: Callable[[], Any], top_dp: float = 72
            ) -> Iterator[UI]:
@@ -43,11 +53,7 @@ def dialog(ui: UI, title: str, on_dismiss: Callable[[], Any], top_dp: float = 72
             style="dialog_title", rid=ALERT_TITLE)
     body.spacer(44)
     yield body
-    body.spacer(8)
-    bottom = min(body.y, ui.rect[3])
-    card.rect = (x0, y0, x1, bottom)
-    card.clip = (x0, y0, x1, max(y0, bottom))
-    card.children.extend(body.finish().children)
+    _close(ui, card, body)
 
 
 @contextmanager
@@ -63,11 +69,7 @@ def menu(ui: UI, anchor: tuple[int, int], width_dp: float, on_dismiss: Callable[
     body = UI(ui.phone, ui.activity, (x0, y0, x1, ui.rect[3]), ui.package)
     body.spacer(8)
     yield body
-    body.spacer(8)
-    bottom = min(body.y, ui.rect[3])
-    card.rect = (x0, y0, x1, bottom)
-    card.clip = (x0, y0, x1, max(y0, bottom))
-    card.children.extend(body.finish().children)
+    _close(ui, card, body)
 
 
 def split(rect: Rect, n: int, gap: int) -> list[Rect]:

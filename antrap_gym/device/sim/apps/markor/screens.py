@@ -65,6 +65,22 @@ def name_error(name: str) -> str | None:
     return None
 
 
+def free_path(phone: Phone, folder: str, typed: str, name: str | None = None) -> str | None:
+    """`folder/name` (`name`: what `typed` becomes, by default itself) when `typed` is a
+    valid name and nothing is there yet; else None, the reason toasted, as Markor does
+    before it asks again."""
+    err = name_error(typed)
+    if err:
+        phone.toast(err)
+        return None
+    name = typed if name is None else name
+    path = posixpath.join(folder, name)
+    if phone.fs.exists(path):
+        phone.toast(f"{name} already exists")
+        return None
+    return path
+
+
 def inside_root(path: str) -> bool:
     return path == ROOT or path.startswith(ROOT + "/")
 
@@ -297,15 +313,8 @@ class MainActivity(MarkorActivity):
     def create_file(self, phone: Phone) -> None:
         self.focus = None
         raw = self._field("new_name")
-        err = name_error(raw)
-        if err:
-            phone.toast(err)
-            self.ask_new_file(phone, raw)
-            return
-        name = with_default_ext(raw)
-        path = posixpath.join(self._cwd(phone), name)
-        if phone.fs.exists(path):
-            phone.toast(f"{name} already exists")
+        path = free_path(phone, self._cwd(phone), raw, with_default_ext(raw))
+        if path is None:
             self.ask_new_file(phone, raw)
             return
         try:
@@ -333,14 +342,8 @@ class MainActivity(MarkorActivity):
     def create_folder(self, phone: Phone) -> None:
         self.focus = None
         name = self._field("folder_name")
-        err = name_error(name)
-        if err:
-            phone.toast(err)
-            self.ask_new_folder(phone, name)
-            return
-        path = posixpath.join(self._cwd(phone), name)
-        if phone.fs.exists(path):
-            phone.toast(f"{name} already exists")
+        path = free_path(phone, self._cwd(phone), name)
+        if path is None:
             self.ask_new_folder(phone, name)
             return
         try:
@@ -372,18 +375,13 @@ class MainActivity(MarkorActivity):
         if not old or not phone.fs.exists(src):
             phone.toast("File not found")
             return
-        err = name_error(new)
-        if err:
-            phone.toast(err)
-            self.ask_rename(phone, old)
+        if new == old and name_error(new) is None:
             return
-        if new == old:
-            return
-        dst = posixpath.join(cwd, new)
-        if phone.fs.exists(dst):
-            phone.toast(f"{new} already exists")
+        dst = free_path(phone, cwd, new)
+        if dst is None:
             self.ask_rename(phone, old)
-            self.set_field("rename", new)
+            if name_error(new) is None:  # taken: the dialog keeps what was typed
+                self.set_field("rename", new)
             return
         try:
             phone.fs.move(src, dst, phone.now)
@@ -619,18 +617,13 @@ class DocumentActivity(MarkorActivity):
         self.focus = None
         new = self._field("rename")
         old = posixpath.basename(self.path)
-        err = name_error(new)
-        if err:
-            phone.toast(err)
-            self.ask_rename(phone)
+        if new == old and name_error(new) is None:
             return
-        if new == old:
-            return
-        dst = posixpath.join(posixpath.dirname(self.path), new)
-        if phone.fs.exists(dst):
-            phone.toast(f"{new} already exists")
+        dst = free_path(phone, posixpath.dirname(self.path), new)
+        if dst is None:
             self.ask_rename(phone)
-            self.set_field("rename", new)
+            if name_error(new) is None:  # taken: the dialog keeps what was typed
+                self.set_field("rename", new)
             return
         try:
             if phone.fs.isfile(self.path):
