@@ -1,15 +1,14 @@
-"""The oracle solves every template of the default suite, 20 seeded variants each."""
+"""The suites cover every kind of template; the random agent rarely succeeds and never crashes
+(the oracle solving every template is the template contract's test)."""
 
 from __future__ import annotations
 
 import gymnasium as gym
 import pytest
 
-from antrap_gym.agents import OracleAgent, RandomAgent
+from antrap_gym.agents import RandomAgent
 from antrap_gym.rollout import run_episode
 from antrap_gym.tasks import TEMPLATES, get_suite
-
-SEEDS = range(20)
 
 
 @pytest.fixture(scope="module")
@@ -17,19 +16,6 @@ def env():
     e = gym.make("antrap/AndroidSim-Text-v0")
     yield e
     e.close()
-
-
-@pytest.mark.parametrize("task_id", get_suite("antrap").templates)
-def test_oracle_solves_every_variant(env, task_id):
-    agent = OracleAgent()
-    failures = []
-    for seed in SEEDS:
-        res = run_episode(env, agent, seed=seed, options={"task": task_id})
-        errors = [s.error for s in res.trajectory if s.error]
-        if res.success < 1.0 or errors or agent.faults:
-            failures.append((seed, res.params, res.steps, errors[:2], agent.faults[:2],
-                             [s.action for s in res.trajectory][-4:]))
-    assert not failures, failures
 
 
 def test_suite_covers_the_required_kinds():
