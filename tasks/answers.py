@@ -23,16 +23,24 @@ the only value of its kind in the answer.
 - ``time``: "15:34" = "3:34 PM" = "3:34pm"; every time must match.
 - ``date``: "2023-10-15" = "October 15, 2023" = "15 Oct" = "10/15/2023" (US
   order, as the phone's en-US locale writes it); every date must match.
+- ``datetime``: a date and a time together ("October 22 2023 14:30"); both must match.
+
+`items_match` grades AndroidWorld's list answers (its information-retrieval tasks,
+`proto_utils.check_agent_answer`): the answer is split on commas, there must be as
+many items as expected values, and the items must match the values one to one
+(order free). Text items match by AndroidWorld's fuzzy rule (case-insensitive
+similarity >= 0.9) or after normalisation; numbers within a tolerance when one is set.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-KINDS = ("text", "number", "phone", "email", "duration", "time", "date")
+KINDS = ("text", "number", "phone", "email", "duration", "time", "date", "datetime")
 
 def _wordlist(s: str) -> list[str]:
     return s.split()
@@ -254,9 +262,53 @@ def answer_matches(answer: str | None, expected: str | Sequence[str], kind: str 
             ok = _all_equal(_durations(answer), _durations(exp))
         elif kind == "time":
             ok = _all_equal(_times(answer), _times(exp))
-        else:  # date
-            want_d = _dates(exp)
-            ok = _all_equal(_dates(answer), want_d, lambda f, w: f[1:] == w[1:] and f[0] in (None, w[0]))
+        elif kind == "date":
+            ok = _all_equal(_dates(answer), _dates(exp), _same_date)
+        else:  # datetime
+            ok = (_all_equal(_dates(answer), _dates(exp), _same_date)
+                  and _all_equal(_times(answer), _times(exp)))
         if ok:
             return True
     return False
+
+
+def _same_date(found: tuple, want: tuple) -> bool:
+    return found[1:] == want[1:] and found[0] in (None, want[0])
+
+
+_FLOAT = re.compile(r"-?\d+(?:\.\d+)?")
+#: AndroidWorld's fuzzy string match: case-insensitive difflib ratio at least this
+FUZZY_ITEM = 0.9
+
+
+def _item_matches(item: str, expected: str, kind: str, tolerance: float | None) -> bool:
+    if kind == "text":
+        a, b = normalize_answer(item), normalize_answer(expected)
+        return bool(a) and (a == b or difflib.SequenceMatcher(None, a, b).ratio() >= FUZZY_ITEM)
+    if kind == "number" and tolerance is not None:
+        found, want = _FLOAT.findall(item.replace(",", "")), _FLOAT.findall(expected)
+        return len(found) == 1 and len(want) == 1 and abs(float(found[0]) - float(want[0])) < tolerance
+    return answer_matches(item, expected, kind)
+
+
+def items_match(answer: str | None, expected: Sequence[str], kind: str = "text",
+                tolerance: float | None = None) -> bool:
+    """AndroidWorld's list answer: comma-separated items, as many as `expected`, each
+    matching a different expected value (in any order)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown answer kind {kind!r}; one of {KINDS}")
+    if answer is None or not str(answer).strip() or not expected:
+        return False
+    items = [i.strip() for i in str(answer).split(",")]
+    if kind in ("date", "datetime") and len(expected) == 1:
+        items = [str(answer).strip()]  # "October 22, 2023" is one date, not two items
+    if len(items) != len(expected):
+        return False
+    want = [str(e) for e in expected]
+    # one-to-one assignment (lists are short): try each item against the values left
+    def assign(i: int, left: tuple[int, ...]) -> bool:
+        if i == len(items):
+            return True
+        return any(_item_matches(items[i], want[j], kind, tolerance)
+                   and assign(i + 1, left[:k] + left[k + 1:]) for k, j in enumerate(left))
+    return assign(0, tuple(range(len(want))))

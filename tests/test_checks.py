@@ -396,3 +396,23 @@ def test_bind_formats_strings_and_resolves_references_not_values():
         bind("{missing}", ns)
     with pytest.raises(ValueError):
         bind(DONE, ns)
+
+
+def test_answer_items_grade_androidworld_list_answers():
+    """AndroidWorld's list answers: comma-separated, as many items as values, any order."""
+    phone = SimDevice()
+    titles = AnswerIs(["Quarterly planning", "Dentist"], items=True)
+    assert titles(phone, "dentist, Quarterly Planning") == 1.0
+    assert titles(phone, "Quarterly planing, Dentist") == 1.0  # fuzzy (ratio >= 0.9), as there
+    assert titles(phone, "Quarterly planning") == 0.0  # one missing
+    assert titles(phone, "Quarterly planning, Dentist, Gym") == 0.0  # one too many
+    assert titles(phone, "Dentist, Dentist") == 0.0  # one to one
+    assert titles.value() == "Quarterly planning, Dentist"
+    far = AnswerIs(["42.5"], kind="number", items=True, tolerance=10)
+    assert far(phone, "50 km") == 1.0 and far(phone, "53") == 0.0
+    assert AnswerIs(["3"], kind="number", items=True)(phone, "3.0") == 1.0
+    when = AnswerIs(["October 22 2023 14:30"], kind="datetime", items=True)
+    assert when(phone, "October 22, 2023 14:30") == 1.0
+    assert when(phone, "October 22 2023 2:30 PM") == 1.0
+    assert when(phone, "October 22 2023 15:30") == 0.0
+    assert AnswerIs(["October 22 2023"], kind="date", items=True)(phone, "October 22, 2023") == 1.0

@@ -235,6 +235,7 @@ KNOWN_APPS = {
     "joplin": "net.cozic.joplin",
     "vlc": "org.videolan.vlc",
     "retro music": "code.name.monkey.retromusic",
+    "simple gallery pro": "com.simplemobiletools.gallery.pro",
 }
 
 

@@ -5,8 +5,22 @@ shell, its rows for the check library, and the screens and fields its solutions 
 template contract compares before set-up and after tear-down.
 """
 
-from antrap_gym.tasks.apps import contacts, markor, settings
+from antrap_gym.tasks.apps import (
+    broccoli,
+    calendar,
+    contacts,
+    expense,
+    gallery,
+    joplin,
+    markor,
+    opentracks,
+    settings,
+    sms,
+    tasks_org,
+)
 
-ADAPTERS = {m.PKG: m for m in (contacts, markor, settings)}
+ADAPTERS = {m.PKG: m for m in (contacts, markor, settings, calendar, sms, expense, broccoli,
+                                tasks_org, joplin, opentracks, gallery)}
 
-__all__ = ["ADAPTERS", "contacts", "markor", "settings"]
+__all__ = ["ADAPTERS", "broccoli", "calendar", "contacts", "expense", "gallery", "joplin",
+           "markor", "opentracks", "settings", "sms", "tasks_org"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from antrap_gym.tasks.answers import KINDS, answer_matches
+from antrap_gym.tasks.answers import KINDS, answer_matches, items_match
 from antrap_gym.tasks.base import TaskError
 from antrap_gym.tasks.checks.base import Check
 
@@ -30,11 +30,17 @@ class ShellValue:
 @dataclasses.dataclass
 class AnswerIs(Check):
     """The agent's answer gives `expected` (a value, or a `ShellValue`) as `kind` compares
-    it, and names none of the `distractors` (the other candidates) beside it."""
+    it, and names none of the `distractors` (the other candidates) beside it.
+
+    With `items=True` it is AndroidWorld's list answer instead (its information-retrieval
+    tasks): `expected` is a list of values, the answer their comma-separated items in any
+    order, text fuzzy-matched, numbers within `tolerance` when set (`items_match`)."""
 
     expected: Any
     kind: str = "text"
     distractors: Any = ()
+    items: bool = False
+    tolerance: float | None = None
     seen: str | None = dataclasses.field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -48,6 +54,8 @@ class AnswerIs(Check):
     def value(self, device: Device | None = None) -> str:
         """The right answer: read from `device` when the phone knows it, else the one
         given (or seen at set-up)."""
+        if self.items:
+            return ", ".join(str(e) for e in self.expected)
         if not isinstance(self.expected, ShellValue):
             return str(self.expected)
         if device is not None:
@@ -58,9 +66,14 @@ class AnswerIs(Check):
 
     def others(self) -> list[str]:
         """The distractors, less any that is the answer itself."""
+        if self.items:
+            return [str(d) for d in self.distractors if str(d) not in map(str, self.expected)]
         if isinstance(self.expected, ShellValue):
             return [str(d) for d in self.distractors]
         return [str(d) for d in self.distractors if str(d) != str(self.expected)]
 
     def score(self, device: Device, answer: str | None) -> float:
+        if self.items:
+            return float(items_match(answer, [str(e) for e in self.expected], self.kind,
+                                     self.tolerance))
         return float(answer_matches(answer, self.value(device), self.kind, self.others()))

@@ -13,7 +13,10 @@ import importlib
 from antrap_gym.device.sim.apps.base import Activity, App
 
 #: the app packages a fresh phone installs, in install order
-INSTALLED: tuple[str, ...] = ("launcher", "settings", "contacts", "markor")
+INSTALLED: tuple[str, ...] = (
+    "launcher", "settings", "contacts", "markor", "calendar", "sms", "expense", "broccoli",
+    "tasks_org", "joplin", "opentracks", "gallery",
+)
 
 
 def default_apps() -> list[type[App]]:

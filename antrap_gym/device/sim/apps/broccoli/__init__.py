@@ -1,0 +1,11 @@
+"""Broccoli: recipes over the broccoli database (`com.flauschcode.broccoli`).
+
+- `screens`: its activities;
+- `app`: the `App` the phone installs (`APP`, registered in `apps/__init__.py`).
+"""
+
+from antrap_gym.device.sim.apps.broccoli.app import Broccoli
+
+APP = Broccoli
+
+__all__ = ["APP", "Broccoli"]

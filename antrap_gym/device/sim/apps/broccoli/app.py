@@ -1,0 +1,14 @@
+"""Broccoli as the phone installs it: package, launcher entry, activities, storage."""
+
+from __future__ import annotations
+
+from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.broccoli.screens import PKG, MainActivity
+
+
+class Broccoli(App):
+    package = PKG
+    label = "Broccoli"
+    version = "1.5.1"
+    icon_color = (104, 159, 56)
+    main = MainActivity

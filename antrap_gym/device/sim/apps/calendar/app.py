@@ -1,0 +1,14 @@
+"""Simple Calendar Pro as the phone installs it: package, launcher entry, activities, storage."""
+
+from __future__ import annotations
+
+from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.calendar.screens import PKG, MainActivity
+
+
+class SimpleCalendar(App):
+    package = PKG
+    label = "Simple Calendar Pro"
+    version = "6.22.1"
+    icon_color = (33, 150, 243)
+    main = MainActivity

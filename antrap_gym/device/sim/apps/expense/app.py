@@ -1,0 +1,14 @@
+"""Pro Expense as the phone installs it: package, launcher entry, activities, storage."""
+
+from __future__ import annotations
+
+from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.expense.screens import PKG, MainActivity
+
+
+class ProExpense(App):
+    package = PKG
+    label = "Pro Expense"
+    version = "3.1.2"
+    icon_color = (0, 150, 136)
+    main = MainActivity

@@ -1,0 +1,14 @@
+"""Simple Gallery Pro as the phone installs it: package, launcher entry, activities, storage."""
+
+from __future__ import annotations
+
+from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.gallery.screens import PKG, MainActivity
+
+
+class SimpleGallery(App):
+    package = PKG
+    label = "Simple Gallery Pro"
+    version = "6.26.3"
+    icon_color = (255, 152, 0)
+    main = MainActivity

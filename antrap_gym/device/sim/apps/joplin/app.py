@@ -1,0 +1,14 @@
+"""Joplin as the phone installs it: package, launcher entry, activities, storage."""
+
+from __future__ import annotations
+
+from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.joplin.screens import PKG, MainActivity
+
+
+class Joplin(App):
+    package = PKG
+    label = "Joplin"
+    version = "2.13.0"
+    icon_color = (23, 117, 209)
+    main = MainActivity

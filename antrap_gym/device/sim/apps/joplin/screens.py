@@ -1,0 +1,26 @@
+"""Joplin's screens."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from antrap_gym.device.sim.apps.base import Activity
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.toolkit.builder import UI
+
+PKG = "net.cozic.joplin"
+RID = PKG + ":id/"
+
+
+class MainActivity(Activity):
+    package = PKG
+    name = "net.cozic.joplin.MainActivity"
+
+    def build(self, ui: UI, phone: Phone) -> None:
+        ui.toolbar("All notes")
+        ui.empty("Nothing here yet")
+
+    def title(self, phone: Phone) -> str:
+        return "All notes"
