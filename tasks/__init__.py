@@ -3,11 +3,20 @@ parameters, set-up recipes and checks that speak only to the Device protocol
 (tasks/checks/, tasks/apps/), and semantic solutions; grouped into suites."""
 
 from antrap_gym.tasks import (  # noqa: F401  (register templates)
+    broccoli_tasks,
+    calendar_ir,
+    calendar_tasks,
     contacts_tasks,
+    expense_tasks,
+    gallery_tasks,
+    joplin_tasks,
     markor_reference,
     markor_tasks,
+    opentracks_tasks,
     settings_tasks,
+    sms_tasks,
     system_reference,
+    tasks_org_tasks,
 )
 from antrap_gym.tasks.base import Task, TaskError, answer_matches
 from antrap_gym.tasks.registry import SUITES, TEMPLATES, Suite, get_suite, get_template, register

@@ -1,0 +1,1 @@
+"""Templates: broccoli (being filled in)."""

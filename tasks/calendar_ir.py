@@ -1,0 +1,1 @@
+"""Templates: calendar (being filled in)."""

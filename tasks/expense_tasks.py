@@ -1,0 +1,1 @@
+"""Templates: expense (being filled in)."""

@@ -1,0 +1,1 @@
+"""Templates: gallery (being filled in)."""

@@ -1,0 +1,1 @@
+"""Templates: joplin (being filled in)."""

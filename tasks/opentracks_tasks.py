@@ -1,0 +1,1 @@
+"""Templates: opentracks (being filled in)."""

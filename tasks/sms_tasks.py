@@ -1,0 +1,1 @@
+"""Templates: sms (being filled in)."""

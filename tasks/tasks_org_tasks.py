@@ -1,0 +1,1 @@
+"""Templates: tasks_org (being filled in)."""
