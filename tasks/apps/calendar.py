@@ -1,15 +1,198 @@
-"""Simple Calendar Pro's task adapter: its package, screens, seeded data, recipes and readers."""
+"""Simple Calendar Pro (`com.simplemobiletools.calendar.pro`) for tasks: the seeded events
+(AndroidWorld's generator: titles, descriptions, 15-60 minute lengths in October 2023),
+seeding events.db through one `sqlite3` call and restoring it at tear-down, the `events`
+table as rows for the check library, and the app's screens for solutions.
+
+An event dict holds any of events.db's columns (`start_ts`, `end_ts`, `title`,
+`location`, `description`, `repeat_interval`, `repeat_rule`, ...); the rest take the
+values AndroidWorld's `CalendarEvent` gives them. Times are epoch seconds, UTC.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from antrap_gym.tasks.checks.database import DatabaseTable, read_rows
+from antrap_gym.tasks.recipes import UNSET, Recipe, q, sh
+from antrap_gym.tasks.steps import OpenApp
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from antrap_gym.device import Device
 
 PKG = "com.simplemobiletools.calendar.pro"
+EVENTS_DB = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db"
+#: the month / day / agenda views (one activity, as in the app)
+MAIN = ".activities.MainActivity"
+#: the event editor (new and existing events)
+EDITOR = ".activities.EventActivity"
+
+#: events.db's `events` rows, keyed by id (what the integrity checks compare)
+EVENTS = DatabaseTable(EVENTS_DB, "events", key="id")
+
+#: the columns a seeded event gets unless its dict says otherwise (AndroidWorld's
+#: CalendarEvent defaults; `id` is given by the seeding, 1..n)
+EVENT_DEFAULTS: dict[str, Any] = {
+    "start_ts": 0, "end_ts": 0, "title": "", "location": "", "description": "",
+    "reminder_1_minutes": -1, "reminder_2_minutes": -1, "reminder_3_minutes": -1,
+    "reminder_1_type": 0, "reminder_2_type": 0, "reminder_3_type": 0,
+    "repeat_interval": 0, "repeat_rule": 0, "repeat_limit": 0, "repetition_exceptions": "[]",
+    "attendees": "", "import_id": "", "time_zone": "UTC", "flags": 0, "event_type": 1,
+    "parent_id": 0, "last_updated": 0, "source": "imported-ics", "availability": 0,
+    "color": 0, "type": 0,
+}
+
+DAY = 86400
+WEEK = 7 * DAY
+YEAR, MONTH = 2023, 10
+#: the device's "today" (AndroidWorld's DT: Sunday 2023-10-15 15:34 UTC)
+TODAY = dt.date(2023, 10, 15)
+
+# --- AndroidWorld's event generator pools --------------------------------------------------
+
+TITLE_PREFIXES = ("Meeting with", "Call with", "Workshop on", "Appointment for", "Catch up on",
+                  "Review session for")
+NAMES = ("Alice", "Bob", "the Team", "HR", "Dr. Smith", "Marketing")
+SUBJECTS = ("Project X", "Annual Report", "Budget Planning", "Campaign")
+ACTIONS = ("discuss", "finalize", "plan", "celebrate", "prepare for", "review", "explore",
+           "understand", "organize", "strategize about")
+TOPICS = ("upcoming project milestones", "marketing strategies", "annual budget",
+          "product launch", "team roles", "client feedback", "contract details",
+          "software updates", "business objectives")
+NOTES = ("Please bring relevant documents.", "Remember to confirm attendance.",
+         "Let's be punctual.", "Looking forward to productive discussions.",
+         "Snacks will be provided.")
+DURATIONS = (15, 30, 45, 60)
 
 
-def state(device: Device) -> dict:
-    """What the contract compares before set-up and after tear-down."""
-    return {}
+def _pick(rng: np.random.Generator, pool: tuple[str, ...]) -> str:
+    return pool[int(rng.integers(len(pool)))]
+
+
+def event_title(rng: np.random.Generator) -> str:
+    prefix = _pick(rng, TITLE_PREFIXES)
+    return f"{prefix} {_pick(rng, NAMES if 'with' in prefix else SUBJECTS)}"
+
+
+def event_description(rng: np.random.Generator) -> str:
+    text = f"We will {_pick(rng, ACTIONS)} {_pick(rng, TOPICS)}."
+    return f"{text} {_pick(rng, NOTES)}" if rng.random() < 0.5 else text
+
+
+def october_ts(rng: np.random.Generator, start_day: int = 15, end_day: int = 31,
+               start_hour: int = 0) -> int:
+    """A random whole hour in October 2023 (UTC): day in [start_day, end_day], hour in
+    [start_hour, 23] (AndroidWorld's create_random_october_2023_unix_ts)."""
+    day = int(rng.integers(start_day, end_day + 1))
+    hour = int(rng.integers(start_hour, 24))
+    return int(dt.datetime(YEAR, MONTH, day, hour, tzinfo=dt.UTC).timestamp())
+
+
+def make_event(rng: np.random.Generator, start_ts: int) -> dict[str, Any]:
+    """An event starting at `start_ts`: random title and description, 15-60 minutes."""
+    mins = DURATIONS[int(rng.integers(len(DURATIONS)))]
+    return {"start_ts": start_ts, "end_ts": start_ts + 60 * mins,
+            "title": event_title(rng), "description": event_description(rng)}
+
+
+def noise_events(rng: np.random.Generator, n: int,
+                 keep: Callable[[dict[str, Any]], bool] = lambda e: True,
+                 start_day: int = 1) -> list[dict[str, Any]]:
+    """n distinct random events in October (from `start_day`) that `keep` accepts."""
+    out: list[dict[str, Any]] = []
+    for _ in range(10_000):
+        if len(out) >= n:
+            return out
+        e = make_event(rng, october_ts(rng, start_day=start_day))
+        if keep(e) and e not in out:
+            out.append(e)
+    raise ValueError(f"could only draw {len(out)} of {n} noise events")
+
+
+def start_of(event: dict[str, Any]) -> dt.datetime:
+    return dt.datetime.fromtimestamp(int(event["start_ts"]), tz=dt.UTC)
+
+
+def weekly_rule(start_ts: int) -> int:
+    """Simple Calendar Pro's weekly repeat_rule for the start's weekday (Mon=1 .. Sun=64)."""
+    return 1 << (start_of({"start_ts": start_ts}).isoweekday() - 1)
+
+
+# --- the shell side -----------------------------------------------------------------------------
+
+
+def _lit(v: Any) -> str:
+    if isinstance(v, (bool, int)):
+        return str(int(v))
+    if isinstance(v, float):
+        return repr(v)
+    return "'" + str(v).replace("'", "''") + "'"
+
+
+def _insert(row: dict[str, Any]) -> str:
+    cols = ", ".join(row)
+    return f"INSERT INTO events ({cols}) VALUES ({', '.join(_lit(v) for v in row.values())});"
+
+
+def _seq_sql(seq: int | None) -> str:
+    reset = "DELETE FROM sqlite_sequence WHERE name = 'events';"
+    return reset + (f"INSERT INTO sqlite_sequence (name, seq) VALUES ('events', {int(seq)});"
+                    if seq is not None else "")
+
+
+def read_events(device: Device) -> list[dict[str, Any]]:
+    """Every events row (all columns), by id."""
+    return EVENTS.rows(device)
+
+
+def write_events(device: Device, rows: list[dict[str, Any]], seq: int | None) -> None:
+    """Replace the events table with `rows` (full rows, ids included) and set its
+    AUTOINCREMENT counter to `seq`, in one `sqlite3` call."""
+    sql = "BEGIN;DELETE FROM events;" + "".join(map(_insert, rows)) + _seq_sql(seq) + "COMMIT;"
+    sh(device, f"sqlite3 {EVENTS_DB} {q(sql)}")
+
+
+def seed_events(device: Device, events: list[dict[str, Any]]) -> None:
+    """events.db holds exactly `events` (ids 1..n, AndroidWorld's defaults for the
+    columns they leave out); the next event the app adds gets id n + 1."""
+    rows = [{**EVENT_DEFAULTS, **e, "id": i} for i, e in enumerate(events, 1)]
+    write_events(device, rows, len(rows) if rows else None)
+
+
+def _saved(device: Device) -> tuple[list[dict[str, Any]], int | None]:
+    seq = read_rows(device, EVENTS_DB, "SELECT seq FROM sqlite_sequence WHERE name = 'events'")
+    return read_events(device), (int(seq[0]["seq"]) if seq else None)
+
+
+@dataclasses.dataclass
+class SeedEvents(Recipe):
+    """The calendar holds exactly `events` (a list of event dicts); tear-down puts back
+    the rows (and the id counter) that were there before."""
+
+    events: Any
+
+    def apply(self, device: Device) -> None:
+        if self.saved is UNSET:
+            self.saved = _saved(device)
+        seed_events(device, list(self.events or []))
+
+    def restore(self, device: Device, saved: Any) -> None:
+        rows, seq = saved
+        write_events(device, rows, seq)
+
+
+def state(device: Device) -> list[dict[str, Any]]:
+    """What the contract compares before set-up and after tear-down: every events row."""
+    return read_events(device)
+
+
+# --- solution steps ------------------------------------------------------------------------------
+
+
+def open_app() -> OpenApp:
+    return OpenApp(app="Simple Calendar Pro", package=PKG)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from antrap_gym.device.sim.apps.base import App
 from antrap_gym.device.sim.apps.calendar.screens import PKG, MainActivity
+from antrap_gym.device.sim.apps.calendar.store import EventsDatabase
 
 
 class SimpleCalendar(App):
@@ -12,3 +13,4 @@ class SimpleCalendar(App):
     version = "6.22.1"
     icon_color = (33, 150, 243)
     main = MainActivity
+    storage = (EventsDatabase,)
