@@ -146,6 +146,30 @@ def test_a_restored_snapshot_serves_the_restored_database(dev, tmp_path):
     assert people(open_db(dev.pull(CONTACTS_DB), tmp_path, "c.db")) == [("Alan Turing", "555-0142", 0)]
 
 
+def test_restoring_skips_the_databases_an_episode_never_touched(dev, tmp_path):
+    """Restore loads back only what changed since the snapshot: untouched databases keep
+    their data without a reload, so reset does not grow with the apps installed, and
+    every write path (the app's screens, `sqlite3`, `content insert`) is still undone."""
+    stores = dev.phone.databases
+    contacts = stores[CONTACTS_DB]
+    boot = dev.snapshot()
+    revisions = {path: db.revision for path, db in stores.items()}
+    dev.restore(boot)
+    assert {path: db.revision for path, db in stores.items()} == revisions  # nothing reloaded
+    for write in (lambda: add_in_the_app(dev, "Alan", "Turing", "555-0142"),
+                  lambda: dev.shell(f"content insert --uri {URI}/raw_contacts --bind account_type:n: "
+                                    "--bind account_name:n:"),
+                  lambda: dev.shell(f"sqlite3 {CONTACTS_DB} \"DELETE FROM accounts\"")):
+        dump_before = contacts.dump()
+        write()
+        assert contacts.dump() != dump_before
+        dev.restore(boot)
+        assert contacts.dump() == boot.payload[1][CONTACTS_DB]
+        assert people(open_db(dev.pull(CONTACTS_DB), tmp_path, "r.db")) == []
+        others = {p: db.revision for p, db in stores.items() if p != CONTACTS_DB}
+        assert others == {p: r for p, r in revisions.items() if p != CONTACTS_DB}
+
+
 class ShellOnly(Device):
     """A backend with nothing but a shell (here the simulated phone's): `pull` falls back
     to reading the file through `base64`."""

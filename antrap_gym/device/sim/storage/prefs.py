@@ -25,6 +25,8 @@ class SharedPreferences:
     def __init__(self) -> None:
         self.values: dict[str, Value] = {}
         self.revision = 0
+        #: (the revision, the file bytes it equals): the last image dumped or loaded
+        self._image: tuple[int, bytes] | None = None
 
     # --- what the app reads and writes ------------------------------------------------
     def get_string(self, key: str, default: str) -> str:
@@ -41,7 +43,10 @@ class SharedPreferences:
 
     # --- the file, the snapshot, `pm clear` -------------------------------------------
     def dump(self) -> bytes:
-        """The XML Android's SharedPreferencesImpl writes (keys in order)."""
+        """The XML Android's SharedPreferencesImpl writes (keys in order); an unchanged
+        file hands back its last image (snapshots cost nothing for untouched apps)."""
+        if self._image is not None and self._image[0] == self.revision:
+            return self._image[1]
         lines = ["<?xml version='1.0' encoding='utf-8' standalone='yes' ?>", "<map>"]
         for key in sorted(self.values):
             v = self.values[key]
@@ -53,9 +58,14 @@ class SharedPreferences:
             else:
                 lines.append(f"    <string name={name}>{escape(v)}</string>")
         lines.append("</map>")
-        return ("\n".join(lines) + "\n").encode("utf-8")
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+        self._image = (self.revision, data)
+        return data
 
     def load(self, data: bytes) -> None:
+        """Become the file `data` holds (skipped when it already is exactly that)."""
+        if self._image is not None and self._image[1] is data and self._image[0] == self.revision:
+            return
         values: dict[str, Value] = {}
         try:
             root = ET.fromstring(data.decode("utf-8"))
@@ -76,6 +86,7 @@ class SharedPreferences:
                 values[key] = el.text or ""
         self.values = values
         self.revision += 1
+        self._image = (self.revision, data)
 
     def reset(self) -> None:
         self.values = {}
