@@ -442,6 +442,15 @@ class Painter:
                   align="center")
         return inner
 
+    def k_bubble(self, v: View, clip, bg):
+        t = self.t
+        fill = t.primary_container if v.style == "outgoing" else t.surface_high
+        cv.rounded(self.f, v.rect, self.dp(16), fill, clip, bg)
+        x0, y0, x1, y1 = v.rect
+        self.para(v.text or "", (x0 + self.dp(12), y0 + self.dp(10), x1 - self.dp(12), y1),
+                  round(16 * self.d), t.on_surface, clip, fill, top=y0 + self.dp(10))
+        return fill
+
     def k_tab(self, v: View, clip, bg):
         t = self.t
         color = t.primary if v.selected else t.on_variant

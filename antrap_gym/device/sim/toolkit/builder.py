@@ -490,6 +490,23 @@ class UI:
         r = (self._x0, self._y, self._x1, self._bottom)
         return self.mk("text", r, text=message, style="empty")
 
+    def bubble(self, text: str, outgoing: bool, *, on_long_click: Callback | None = None,
+               rid: str | None = None) -> View:
+        """A chat message: its text wrapped in a rounded box at most 3/4 of the row wide,
+        at the right when `outgoing`, else at the left (a messaging app's thread)."""
+        size, pad, vpad = self.sp(SP_BODY), self.dp(12), self.dp(10)
+        avail = max(1, (self._x1 - self._x0) * 3 // 4 - 2 * pad)
+        lines = txt.wrap(text, size, avail) if text else ((0, 0),)
+        w = max(txt.text_width(text[a:b], size) for a, b in lines) + 2 * pad
+        h = len(lines) * txt.line_height(size) + 2 * vpad
+        r = self._take(h + self.dp(8))
+        if self.culled(r):
+            return View("bubble", r, text=text)
+        x0 = self._x1 - self.dp(16) - w if outgoing else self._x0 + self.dp(16)
+        box = (x0, r[1] + self.dp(4), x0 + w, r[1] + self.dp(4) + h)
+        return self.mk("bubble", box, text=text, rid=rid, on_long_click=on_long_click,
+                       style="outgoing" if outgoing else "incoming", cls="android.widget.TextView")
+
     def fab(self, icon: str, desc: str, on_click: Callback, *, text: str | None = None,
             rid: str | None = None) -> View:
         """A floating action button at the bottom right of the window."""
