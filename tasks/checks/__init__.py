@@ -6,7 +6,7 @@ check runs on the simulated phone and on a real emulator alike.
 - app databases: `DatabaseTable` / `DatabaseQuery` rows (pulled, read with sqlite3)
 - row sets over any source, with integrity: `RowsExist`, `Added`, `Removed`,
   `Changed`, `Unchanged`; columns compared by matchers (`Eq`, `Text`, `Phone`,
-  `Fuzzy`, `AnyItem`, `OnlyItem`)
+  `Fuzzy`, `AnyItem`, `OnlyItem`); `Deduplicated` (one copy of duplicated rows left)
 - files: `FileExists`, `DirExists`, `Absent`, `FileContent` (exact unless told),
   `TreeUnchanged`
 - answers: `AnswerIs` by kind, with distractors; `ShellValue` for what the phone knows
@@ -17,6 +17,7 @@ check runs on the simulated phone and on a real emulator alike.
 from antrap_gym.tasks.checks.answer import AnswerIs, ShellValue
 from antrap_gym.tasks.checks.base import AllOf, Check, Holds, MeanOf, NotPrepared
 from antrap_gym.tasks.checks.database import DatabaseError, DatabaseQuery, DatabaseTable, read_rows
+from antrap_gym.tasks.checks.dedupe import Deduplicated
 from antrap_gym.tasks.checks.files import (
     Absent,
     DirExists,
@@ -34,8 +35,8 @@ from antrap_gym.tasks.checks.settings import SettingEquals, SettingIn, SettingNe
 
 __all__ = [
     "Absent", "Added", "AllOf", "AnswerIs", "AnyItem", "Changed", "Check", "DatabaseError",
-    "DatabaseQuery", "DatabaseTable", "DirExists", "ElementShows", "Eq", "FileContent",
-    "FileExists", "Fuzzy",
+    "DatabaseQuery", "DatabaseTable", "Deduplicated", "DirExists", "ElementShows", "Eq",
+    "FileContent", "FileExists", "Fuzzy",
     "Holds", "MeanOf", "NotPrepared", "OnlyItem", "Phone", "ProviderError", "ProviderQuery",
     "Removed", "RowsExist", "ScreenShows", "SettingEquals", "SettingIn", "SettingNear",
     "ShellValue", "Text", "TreeUnchanged", "Unchanged", "get_setting", "parse_rows", "query",
