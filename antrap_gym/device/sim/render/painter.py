@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from antrap_gym.device.sim.render import canvas as cv
+from antrap_gym.device.sim.render import pictures
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.views import View
 
@@ -268,6 +269,11 @@ class Painter:
         color = self._fg() if status else self.t.primary
         cv.icon(self.f, v.icon or "dot", v.rect, color, clip=clip, bg=bg)
         return None
+
+    def k_picture(self, v: View, clip, bg):
+        """An image file's pixels (`UI.image`), fitted or cropped to the view."""
+        pictures.paste(self.f, v.value or b"", v.rect, _and(clip, v.clip), v.style == "crop")
+        return _UNKNOWN
 
     def k_button(self, v: View, clip, bg):
         t = self.t

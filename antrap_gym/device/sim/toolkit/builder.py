@@ -482,6 +482,27 @@ class UI:
                     selected=i == selected, on_click=(lambda i=i: on_select(i)))
         return bar
 
+    def image(self, path: str, *, rect: Rect | None = None, height: int | None = None,
+              crop: bool = False, desc: str | None = None, on_click: Callback | None = None,
+              on_long_click: Callback | None = None, rid: str | None = None) -> View:
+        """An ImageView showing an image file's pixels (a photo, a receipt): placed at
+        `rect`, or taking `height` px (default: the rest of the window) from the cursor.
+        The painter decodes the file's bytes; `crop` fills the box (a thumbnail), else the
+        picture is scaled to fit. Its content-desc is the file name unless `desc` is given."""
+        if rect is None:
+            rect = self._take(self.remaining if height is None else height)
+        name = desc if desc is not None else path.rsplit("/", 1)[-1]
+        if self.culled(rect):  # out of view: no element, no read
+            return View("picture", rect, desc=name)
+        v = self.mk("picture", rect, desc=name, rid=rid, on_click=on_click,
+                    on_long_click=on_long_click, cls="android.widget.ImageView",
+                    style="crop" if crop else "fit")
+        try:
+            v.value = self.phone.fs.read(path)
+        except Exception:  # gone or unreadable: drawn as a broken image
+            v.value = b""
+        return v
+
     def divider(self) -> None:
         r = self._take(self.dp(1))
         self.mk("divider", r)

@@ -1,9 +1,16 @@
-"""Simple Gallery Pro as the phone installs it: package, launcher entry, activities, storage."""
+"""Simple Gallery Pro as the phone installs it: package, launcher entry, activities.
+
+It has no storage of its own: its pictures are the image files under /sdcard."""
 
 from __future__ import annotations
 
 from antrap_gym.device.sim.apps.base import App
-from antrap_gym.device.sim.apps.gallery.screens import PKG, MainActivity
+from antrap_gym.device.sim.apps.gallery.screens import (
+    PKG,
+    MainActivity,
+    MediaActivity,
+    ViewPagerActivity,
+)
 
 
 class SimpleGallery(App):
@@ -12,3 +19,4 @@ class SimpleGallery(App):
     version = "6.26.3"
     icon_color = (255, 152, 0)
     main = MainActivity
+    activities = (MediaActivity, ViewPagerActivity)
