@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from antrap_gym.device.sim.apps.base import App
-from antrap_gym.device.sim.apps.opentracks.screens import PKG, MainActivity
+from antrap_gym.device.sim.apps.opentracks.screens import PKG, MainActivity, TrackRecordedActivity
+from antrap_gym.device.sim.apps.opentracks.store import TracksDb
 
 
 class OpenTracks(App):
@@ -12,3 +13,5 @@ class OpenTracks(App):
     version = "4.10.0"
     icon_color = (211, 47, 47)
     main = MainActivity
+    activities = (TrackRecordedActivity,)
+    storage = (TracksDb,)
