@@ -466,6 +466,30 @@ class Painter:
             x0, y0, x1, y1 = v.rect
             cv.fill(self.f, (x0 + self.dp(16), y1 - self.dp(3), x1 - self.dp(16), y1), t.primary, clip)
 
+    def k_day(self, v: View, clip, bg):
+        """A calendar day: its number centred (a filled circle when chosen), or a weekday
+        letter; style "month" puts the number at the top of a month-view cell."""
+        t = self.t
+        s = v.text or ""
+        x0, y0, x1, y1 = v.rect
+        if v.style == "month":
+            if v.selected:
+                cv.fill(self.f, v.rect, t.selected, clip)
+            color = t.primary if v.checked else self._fg()
+            self.line(s, (x0, y0 + self.dp(2), x1, y0 + self.dp(22)), round(14 * self.d), color,
+                      clip, t.selected if v.selected else bg, align="center", bold=v.checked)
+            return t.selected if v.selected else None
+        inner = bg
+        if v.selected:
+            r = min(x1 - x0, y1 - y0) // 2 - self.dp(2)
+            cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+            inner = t.primary
+            cv.rounded(self.f, (cx - r, cy - r, cx + r, cy + r), r, inner, clip, bg)
+        color = (255, 255, 255) if v.selected else (t.on_variant if v.style == "weekday"
+                                                    else self._fg())
+        self.line(s, v.rect, round(14 * self.d), color, clip, inner, align="center")
+        return inner
+
     def k_dialog(self, v: View, clip, bg):
         cv.rounded(self.f, v.rect, self.dp(28), self.t.surface_high, clip, bg)
         return self.t.surface_high

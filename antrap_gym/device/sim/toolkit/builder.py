@@ -551,7 +551,9 @@ def build_popup(phone: Phone, activity: Activity, popup: Dialog | Menu, screen: 
     cancel = getattr(popup, "cancelable", True)
     scrim.on_click = (lambda: phone.close_popup(activity)) if cancel else (lambda: None)
     scrim.clickable = False  # a touch outside is not an accessible action
-    if isinstance(popup, Menu):
+    if hasattr(popup, "build_card"):  # a popup that lays out its own card (toolkit/pickers.py)
+        popup.build_card(ui, screen)
+    elif isinstance(popup, Menu):
         _menu_card(ui, popup, screen)
     else:
         _dialog_card(ui, popup, screen)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from antrap_gym.device.sim.apps.base import App
-from antrap_gym.device.sim.apps.calendar.screens import PKG, MainActivity
+from antrap_gym.device.sim.apps.calendar.screens import PKG, EventActivity, MainActivity
 from antrap_gym.device.sim.apps.calendar.store import EventsDatabase
 
 
@@ -13,4 +13,5 @@ class SimpleCalendar(App):
     version = "6.22.1"
     icon_color = (33, 150, 243)
     main = MainActivity
+    activities = (EventActivity,)
     storage = (EventsDatabase,)
