@@ -1,1 +1,84 @@
-"""Templates: gallery (being filled in)."""
+"""Reference templates over Simple Gallery Pro: AndroidWorld's image tasks (a picture in
+the gallery holds what the agent must read), under their class names, goal wording and
+complexity. The pictures are drawn from the parameters (tasks/apps/gallery.py), so a
+text-only agent sees only their file names; the oracle is privileged and types the
+parameters after opening the picture.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from antrap_gym.tasks.apps import gallery as gl
+from antrap_gym.tasks.apps import markor as mk
+from antrap_gym.tasks.binding import DONE, F
+from antrap_gym.tasks.checks import FileContent, FileExists, Holds
+from antrap_gym.tasks.steps import OpenApp, Tap, Target
+from antrap_gym.tasks.template import template
+
+aw = partial(template, source="AndroidWorld")
+RECEIPT = gl.DCIM + "/receipt.png"
+
+
+# === MarkorTranscribeReceipt (single/markor.py) ==============================================
+
+
+def _receipt(rng) -> dict:
+    n = int(rng.integers(1, 6))
+    r = gl.receipt(rng, n)
+    return {"file_name": "receipt.md", **r, "text": gl.receipt_csv(r["rows"])}
+
+
+_NOTE = mk.note_path("{file_name}")
+_NOTE_MADE = Holds(FileExists(_NOTE))
+
+MarkorTranscribeReceipt = aw(
+    id="MarkorTranscribeReceipt", apps=(gl.PKG, mk.PKG), kind="action", split="train",
+    complexity=1.8,
+    doc="A receipt of 1..5 transactions drawn into DCIM/receipt.png; the check is the "
+        "reference's CreateFile: receipt.md in the Markor folder holds the header and the "
+        "transactions as CSV (difflib ratio >= 0.9, casefolded). The Markor folder starts "
+        "empty, as there.",
+    goal="Create a file in Markor, called receipt.md with the transactions from the "
+         "receipt.png. Use Simple Gallery to view the receipt. Please enter transactions in "
+         'csv format including the header "Date, Item, Amount".',
+    params=_receipt,
+    setup=[mk.SeedFiles({}),
+           gl.SeedImages(F(lambda p: {RECEIPT: gl.receipt_lines(p["company"], p["slogan"],
+                                                                 p["rows"])}))],
+    check=FileContent(_NOTE, "{text}", fuzzy=0.9),
+    solution=[OpenApp(app=gl.APP_NAME, package=gl.PKG, done=_NOTE_MADE),
+              *gl.view_image_steps("DCIM", "receipt.png", done=_NOTE_MADE),
+              mk.open_app(),
+              *mk.create_note_steps("{file_name}", "{text}", _NOTE_MADE, DONE)])
+
+
+# === SaveCopyOfReceiptTaskEval (single/simple_gallery_pro.py) ================================
+
+
+def _copy_receipt(rng) -> dict:
+    r = gl.receipt(rng, int(rng.integers(1, 6)))
+    return {"file_name": f"receipt_{mk.random_file_name(rng)}.jpg", **r}
+
+
+_COPY = gl.DOWNLOAD + "/{file_name}"
+
+SaveCopyOfReceiptTaskEval = aw(
+    id="SaveCopyOfReceiptTaskEval", apps=(gl.PKG,), kind="action", split="test",
+    complexity=1.6,
+    doc="A receipt picture receipt_<random>.jpg in DCIM; the check is the reference's: a "
+        "file of that name is in Download (its content is not compared).",
+    goal="In Simple Gallery Pro, copy {file_name} in DCIM and save a copy with the same "
+         "name in Download",
+    params=_copy_receipt,
+    setup=[gl.SeedImages(F(lambda p: {gl.DCIM + "/" + p["file_name"]: gl.receipt_lines(
+        p["company"], p["slogan"], p["rows"])})),
+           gl.Absent(_COPY)],
+    check=FileExists(_COPY),
+    solution=[gl.open_app(),
+              *gl.view_image_steps("DCIM", "{file_name}", done=DONE),
+              Tap(screen=gl.VIEWER, target=Target(desc="More options"),
+                  requires=gl.titled("{file_name}"), done=DONE),
+              Tap(screen=gl.VIEWER + "|menu", target=Target(text="Copy to"), done=DONE),
+              Tap(screen=gl.VIEWER + "|Select a folder", target=Target(text="Download"),
+                  done=DONE)])

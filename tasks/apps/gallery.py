@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import datetime as _dt
 import io
 import posixpath
 import textwrap
@@ -150,6 +151,27 @@ class SeedImages(Recipe):
         _run_batched(device, cmds)
 
 
+@dataclasses.dataclass
+class Absent(Recipe):
+    """No file at `path` (what a task will make there, e.g. a copy): removed at set-up,
+    and at tear-down removed again or, if one was there before, put back."""
+
+    path: str
+
+    def save(self, device: Device) -> Any:
+        try:
+            return device.pull(self.path)
+        except DeviceFileError:
+            return None
+
+    def run(self, device: Device) -> None:
+        sh(device, f"rm -f {q(self.path)}")
+
+    def restore(self, device: Device, saved: Any) -> None:
+        cmds = [f"rm -f {q(self.path)}"] + ([] if saved is None else write_file_commands(self.path, saved))
+        _run_batched(device, cmds)
+
+
 def _run_batched(device: Device, cmds: list[str]) -> None:
     """Run commands joined with && in as few shell calls as keep each under CHUNK + slack."""
     batch: list[str] = []
@@ -187,3 +209,40 @@ def view_image_steps(folder: str, name: str, done: Any = None) -> list[Step]:
     """From the gallery's folders: open `folder`, then the picture `name` full screen."""
     return [Tap(screen=MAIN, target=Target(rid="dir_name", text=folder), done=done),
             Tap(screen=MEDIA, target=Target(desc=name), requires=titled(folder), done=done)]
+
+
+# --- receipts (AndroidWorld's receipt_generator shape, our own pools) ----------------------------
+
+RECEIPT_ITEMS = (("USB-C Cable", (5, 20)), ("Wireless Mouse", (10, 50)),
+                 ("Bluetooth Keyboard", (30, 100)), ("External Hard Drive", (50, 150)),
+                 ("Webcam", (20, 70)), ("Monitor Stand", (15, 60)))
+COMPANIES = ("Tech Gadgets Inc.", "Innovate Solutions Ltd.", "Future Tech LLC", "Gadget Gurus Co.")
+SLOGANS = ("Innovating the Future", "Technology for Tomorrow", "Bringing Ideas to Life",
+           "Innovation and Excellence")
+RECEIPT_HEADER = "Date, Item, Amount"
+RECEIPT_FOOTER = ("Thank you for your purchase!", "Visit us at: www.tech-gadgets.com")
+#: days from 2023-01-01 before the device date (2023-10-15)
+_RECEIPT_DAYS = 287
+
+
+def receipt(rng: Any, n: int) -> dict[str, Any]:
+    """A receipt of n transactions: {company, slogan, rows: [[date, item, amount]]},
+    dates in 2023 before the device date, amounts in the item's price range."""
+    start = _dt.date(2023, 1, 1)
+    rows = []
+    for _ in range(n):
+        item, (lo, hi) = RECEIPT_ITEMS[int(rng.integers(len(RECEIPT_ITEMS)))]
+        day = start + _dt.timedelta(days=int(rng.integers(_RECEIPT_DAYS)))
+        rows.append([day.isoformat(), item, f"${float(rng.uniform(lo, hi)):.2f}"])
+    return {"company": COMPANIES[int(rng.integers(len(COMPANIES)))],
+            "slogan": SLOGANS[int(rng.integers(len(SLOGANS)))], "rows": rows}
+
+
+def receipt_csv(rows: list[list[str]]) -> str:
+    """The transactions as the goal asks for them: the header, then one line each."""
+    return "\n".join([RECEIPT_HEADER, *(", ".join(r) for r in rows)])
+
+
+def receipt_lines(company: str, slogan: str, rows: list[list[str]]) -> list[str]:
+    """What the receipt picture shows (the reference draws no column header)."""
+    return [company, slogan, "", *(", ".join(r) for r in rows), "", *RECEIPT_FOOTER]
