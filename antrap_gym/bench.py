@@ -127,6 +127,36 @@ def bench_snapshot(repeats: int = 200) -> dict[str, Any]:
             "snapshot_restore_ms_spread": _spread(times)}
 
 
+#: the apps a phone had before the productivity apps came (the reset comparison's baseline)
+FIRST_APPS = ("launcher", "settings", "contacts", "markor")
+
+
+def bench_reset_by_apps(repeats: int = 5, resets: int = 200) -> dict[str, Any]:
+    """Env reset (boot snapshot restored, task set up) of a Settings task, with the first
+    four apps installed and with every app: reset must not grow with the apps installed."""
+    import importlib
+
+    from antrap_gym.device.sim import SimDevice
+    from antrap_gym.env.android_env import AndroidEnv
+
+    few = [importlib.import_module(f"antrap_gym.device.sim.apps.{n}").APP for n in FIRST_APPS]
+    out: dict[str, Any] = {}
+    for key, apps in (("first_4", few), ("all", None)):
+        env = AndroidEnv(task="SettingsWifiToggle", device=SimDevice(apps=apps), obs_mode="text")
+        env.reset(seed=0)
+        runs = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            for k in range(resets):
+                env.reset(seed=k)
+            runs.append((time.perf_counter() - t) * 1000 / resets)
+        out[f"reset_ms_{key}_apps"] = statistics.median(runs)
+        out[f"reset_ms_{key}_apps_spread"] = _spread(runs)
+        out[f"apps_installed_{key}"] = len(env.device.phone.apps)
+        env.close()
+    return out
+
+
 _RSS_PROBE = r"""
 import json, sys, gymnasium as gym, antrap_gym
 def rss():
@@ -268,6 +298,7 @@ def run_all(quick: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
     out.update(bench_steps(streams, repeats=1 if quick else 3))
     out.update(bench_snapshot())
+    out.update(bench_reset_by_apps(repeats=2 if quick else 5))
     out.update(bench_memory(4 if quick else 8, repeats=2 if quick else 5))
     for mode in ("text", "screenshot"):
         out.update(bench_vector(streams, steps=100 if quick else 300, obs_mode=mode,

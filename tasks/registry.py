@@ -68,7 +68,18 @@ def register_suite(suite: Suite) -> Suite:
 
 
 def get_suite(name: str) -> Suite:
-    try:
+    """A registered suite by name; also `app:PACKAGE` (the reference templates that touch
+    that app) and a comma-separated list of template ids (three variants each)."""
+    if name in SUITES:
         return SUITES[name]
-    except KeyError:
-        raise KeyError(f"unknown suite {name!r}; known: {', '.join(sorted(SUITES))}") from None
+    if name.startswith("app:"):
+        pkg = name[4:]
+        ids = tuple(sorted(t for t, cls in TEMPLATES.items()
+                           if pkg in cls.apps and cls.source != "antrap-gym"))
+        if ids:
+            return Suite(name, ids, variants=3, description=f"the reference templates of {pkg}")
+    elif "," in name or name in TEMPLATES or name in ALIASES:
+        ids = tuple(dict.fromkeys(get_template(t.strip()).task_id() for t in name.split(",") if t.strip()))
+        return Suite(name, ids, variants=3, description="the templates named")
+    known = ", ".join(sorted(SUITES))
+    raise KeyError(f"unknown suite {name!r}; known: {known}, app:PACKAGE, or template ids (A,B,...)")

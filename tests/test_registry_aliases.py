@@ -64,3 +64,17 @@ def test_the_default_suite_is_the_reference_templates_and_extra_is_ours():
     assert ref and extra and not ref & extra and ref | extra == every == set(TEMPLATES)
     assert all(TEMPLATES[t].source in REFERENCE_SOURCES for t in ref)
     assert all(TEMPLATES[t].source == "antrap-gym" for t in extra)
+
+
+def test_a_suite_of_one_app_or_of_named_templates():
+    """`--suite app:PACKAGE` is that app's reference templates; `--suite A,B` the ones named
+    (an alias resolving to its template); anything else is refused with the choices."""
+    from antrap_gym.tasks import TEMPLATES, get_suite
+
+    app = get_suite("app:com.android.settings")
+    assert app.templates and all("com.android.settings" in TEMPLATES[t].apps for t in app.templates)
+    assert all(TEMPLATES[t].source != "antrap-gym" for t in app.templates)
+    named = get_suite("SettingsWifiToggle, MarkorAppendToNote,SettingsWifiToggle")
+    assert named.templates == ("SettingsWifiToggle", "MarkorAppendLine") and named.variants == 3
+    with pytest.raises(KeyError, match="app:PACKAGE"):
+        get_suite("app:no.such.app")

@@ -10,6 +10,7 @@ import numpy as np
 from antrap_gym.device.elements import UIElement
 from antrap_gym.device.overlay import Overlay, OverlayEvent
 from antrap_gym.device.protocol import Device, ShellResult, Snapshot
+from antrap_gym.device.sim.apps.base import App
 from antrap_gym.device.sim.phone import KEYCODES, Phone, keycode_of
 from antrap_gym.device.sim.shell.interpreter import Shell
 from antrap_gym.device.sim.uixml import dump_xml
@@ -49,8 +50,9 @@ class SimDevice(Device):
     deterministic = True
 
     def __init__(self, width: int = 1080, height: int = 2400, host_overlays: bool = True,
-                 serial: str | None = None) -> None:
-        self.phone = Phone(width, height)
+                 serial: str | None = None, apps: list[type[App]] | None = None) -> None:
+        #: `apps`: the apps installed (default: every registered app, `default_apps()`)
+        self.phone = Phone(width, height, apps=apps)
         self._shell = Shell(self.phone)
         #: False makes the phone behave like a backend without an overlay helper app
         self.host_overlays = host_overlays
