@@ -1,0 +1,219 @@
+"""Simple Gallery Pro on the simulated phone: folders and pictures read from /sdcard,
+the viewer's pixels and paging, Copy to, and the adapter's pictures (drawn, pushed
+through the shell, restored) -- all through the public device interface."""
+
+from __future__ import annotations
+
+import base64
+import io
+import shlex
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from antrap_gym.device.elements import UIElement
+from antrap_gym.device.sim import SimDevice
+from antrap_gym.tasks.apps import gallery as gl
+
+PKG = "com.simplemobiletools.gallery.pro"
+RID = PKG + ":id/"
+MAIN = PKG + "/com.simplemobiletools.gallery.pro.activities.MainActivity"
+RED, BLUE, GREEN = (220, 20, 20), (20, 40, 220), (20, 200, 60)
+
+
+@pytest.fixture
+def dev() -> SimDevice:
+    return SimDevice()
+
+
+def png(color: tuple[int, int, int], size: tuple[int, int] = (200, 100)) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", size, color).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def push(dev: SimDevice, path: str, data: bytes, when: str | None = None) -> None:
+    cmd = (f"mkdir -p {shlex.quote(path.rsplit('/', 1)[0])} && "
+           f"echo {base64.b64encode(data).decode()} | base64 -d > {shlex.quote(path)}")
+    if when:
+        cmd += f" && touch -d {shlex.quote(when)} {shlex.quote(path)}"
+    assert dev.shell(cmd).exit_code == 0
+
+
+def els(dev: SimDevice, **want) -> list[UIElement]:
+    return [e for e in dev.ui_elements() if all(getattr(e, k) == v for k, v in want.items())]
+
+
+def tap(dev: SimDevice, **want) -> None:
+    found = els(dev, **want)
+    assert found, (want, [(e.text, e.content_description) for e in dev.ui_elements()])
+    dev.tap(*found[0].center)
+
+
+def title(dev: SimDevice) -> str:
+    return els(dev, resource_name=RID + "toolbar_title")[0].text
+
+
+def texts(dev: SimDevice, rid: str) -> list[str]:
+    return [e.text for e in els(dev, resource_name=RID + rid)]
+
+
+def open_gallery(dev: SimDevice) -> None:
+    assert dev.launch(PKG).ok
+
+
+def pixel(dev: SimDevice, el: UIElement) -> tuple[int, int, int]:
+    x, y = el.center
+    return tuple(int(c) for c in dev.screenshot()[int(y), int(x)])
+
+
+def seed_three(dev: SimDevice) -> None:
+    push(dev, "/sdcard/DCIM/old.png", png(RED), "2023-10-01 10:00:00")
+    push(dev, "/sdcard/DCIM/new.png", png(BLUE), "2023-10-10 10:00:00")
+    push(dev, "/sdcard/DCIM/mid.png", png(GREEN), "2023-10-05 10:00:00")
+
+
+# --- the folder grid ---------------------------------------------------------------------------
+
+
+def test_folders_are_those_holding_pictures_with_their_counts_newest_first(dev):
+    seed_three(dev)
+    push(dev, "/sdcard/Pictures/Trips/a.jpg", gl.render_lines(["Lisbon"]), "2023-10-12 09:00:00")
+    push(dev, "/sdcard/Download/notes.txt", b"not a picture")
+    push(dev, "/sdcard/Pictures/.hidden/b.png", png(RED))
+    open_gallery(dev)
+    assert texts(dev, "dir_name") == ["Trips", "DCIM"]
+    assert texts(dev, "photo_cnt") == ["1", "3"]
+
+
+def test_no_pictures_shows_the_empty_message_and_a_pushed_one_appears(dev):
+    open_gallery(dev)
+    assert els(dev, text="No media files have been found")
+    push(dev, "/sdcard/Download/receipt.png", png(RED))
+    assert texts(dev, "dir_name") == ["Download"]
+
+
+def test_folder_thumbnail_shows_its_newest_picture(dev):
+    seed_three(dev)
+    open_gallery(dev)
+    assert pixel(dev, els(dev, resource_name=RID + "dir_holder")[0]) == BLUE
+
+
+# --- a folder's pictures -----------------------------------------------------------------------
+
+
+def test_folder_lists_its_pictures_by_name_as_content_desc_newest_first(dev):
+    seed_three(dev)
+    open_gallery(dev)
+    tap(dev, text="DCIM")
+    assert title(dev) == "DCIM"
+    thumbs = els(dev, resource_name=RID + "medium_thumbnail")
+    assert [e.content_description for e in thumbs] == ["new.png", "mid.png", "old.png"]
+    assert pixel(dev, thumbs[2]) == RED
+
+
+# --- the viewer --------------------------------------------------------------------------------
+
+
+def test_viewer_shows_the_picture_and_pages_with_swipes(dev):
+    seed_three(dev)
+    open_gallery(dev)
+    tap(dev, text="DCIM")
+    tap(dev, content_description="mid.png")
+    assert title(dev) == "mid.png"
+    view = els(dev, resource_name=RID + "gestures_view")[0]
+    assert view.content_description == "mid.png" and view.class_name == "android.widget.ImageView"
+    assert pixel(dev, view) == GREEN
+    x, y = view.center
+    dev.swipe(x + 300, y, x - 300, y)  # left: the next (older) one
+    assert title(dev) == "old.png"
+    assert pixel(dev, view) == RED
+    dev.swipe(x + 300, y, x - 300, y)  # the last one: stays
+    assert title(dev) == "old.png"
+    dev.swipe(x - 300, y, x + 300, y)
+    dev.swipe(x - 300, y, x + 300, y)
+    assert title(dev) == "new.png"
+
+
+def test_viewer_letterboxes_a_wide_picture_in_black(dev):
+    push(dev, "/sdcard/DCIM/wide.png", png(RED, (400, 100)))
+    open_gallery(dev)
+    tap(dev, text="DCIM")
+    tap(dev, content_description="wide.png")
+    view = els(dev, resource_name=RID + "gestures_view")[0]
+    shot = dev.screenshot()
+    b = view.bbox_pixels
+    assert tuple(shot[int(b.y_min) + 5, int(b.x_min) + 5]) == (0, 0, 0)
+    assert tuple(int(c) for c in shot[int((b.y_min + b.y_max) / 2), int(b.x_min) + 5]) == RED
+
+
+def test_a_file_that_is_no_image_is_drawn_grey_without_failing(dev):
+    push(dev, "/sdcard/DCIM/broken.jpg", b"\xff\xd8 not really a jpeg")
+    open_gallery(dev)
+    tap(dev, text="DCIM")
+    tap(dev, content_description="broken.jpg")
+    view = els(dev, resource_name=RID + "gestures_view")[0]
+    assert pixel(dev, view) == (189, 189, 189)
+
+
+def test_copy_to_download_writes_the_same_bytes(dev):
+    data = gl.render_lines(["Tech Gadgets Inc.", "2023-05-01, Webcam, $31.50"], "jpeg")
+    push(dev, "/sdcard/DCIM/receipt_x.jpg", data)
+    open_gallery(dev)
+    tap(dev, text="DCIM")
+    tap(dev, content_description="receipt_x.jpg")
+    tap(dev, content_description="More options")
+    tap(dev, text="Copy to")
+    tap(dev, text="Download")
+    assert dev.pull("/sdcard/Download/receipt_x.jpg") == data
+    assert dev.pull("/sdcard/DCIM/receipt_x.jpg") == data
+
+
+def test_deleted_picture_leaves_the_viewer_on_the_next_one(dev):
+    seed_three(dev)
+    open_gallery(dev)
+    tap(dev, text="DCIM")
+    tap(dev, content_description="new.png")
+    assert dev.shell("rm /sdcard/DCIM/new.png").exit_code == 0
+    assert title(dev) == "mid.png"
+
+
+# --- the adapter's pictures ----------------------------------------------------------------------
+
+
+def test_render_lines_is_deterministic_and_decodes_at_its_width():
+    a = gl.render_lines(["Date, Item, Amount", "2023-01-02, Webcam, $20.00"], "png")
+    assert a == gl.render_lines(["Date, Item, Amount", "2023-01-02, Webcam, $20.00"], "png")
+    assert a != gl.render_lines(["Date, Item, Amount", "2023-01-02, Webcam, $20.01"], "png")
+    img = Image.open(io.BytesIO(a))
+    assert img.format == "PNG" and img.size[0] == gl.WIDTH
+    dark = np.asarray(img.convert("L")) < 128
+    assert dark.any() and not dark.all()  # text drawn on white
+    assert Image.open(io.BytesIO(gl.render_lines(["x"], "jpeg"))).format == "JPEG"
+
+
+def test_seed_images_pushes_in_chunks_and_restores_what_was_there(dev):
+    big = gl.wrap_lines(" ".join(f"word{i}" for i in range(2500)))
+    assert len(base64.b64encode(gl.render_lines(big))) > gl.CHUNK  # the chunked path
+    push(dev, "/sdcard/DCIM/keep.jpg", b"old bytes")
+    recipe = gl.SeedImages({"/sdcard/DCIM/keep.jpg": ["new"], "/sdcard/Pictures/Set/big.jpg": big})
+    recipe.apply(dev)
+    assert dev.pull("/sdcard/DCIM/keep.jpg") == gl.render_lines(["new"])
+    assert dev.pull("/sdcard/Pictures/Set/big.jpg") == gl.render_lines(big)
+    assert dev.shell("ls /sdcard/Pictures/Set").stdout.split() == ["big.jpg"]  # no temp file
+    recipe.undo(dev)
+    assert dev.pull("/sdcard/DCIM/keep.jpg") == b"old bytes"
+    assert dev.shell("test -e /sdcard/Pictures/Set").exit_code != 0
+
+
+def test_receipt_draw_follows_the_reference_shape():
+    rng = np.random.default_rng(7)
+    r = gl.receipt(rng, 4)
+    assert r["company"] in gl.COMPANIES and len(r["rows"]) == 4
+    for date, item, amount in r["rows"]:
+        assert "2023-01-01" <= date < "2023-10-15"
+        lo, hi = dict(gl.RECEIPT_ITEMS)[item]
+        assert amount.startswith("$") and lo <= float(amount[1:]) <= hi
+    csv = gl.receipt_csv(r["rows"]).split("\n")
+    assert csv[0] == "Date, Item, Amount" and len(csv) == 5
