@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from antrap_gym.tasks.checks.database import DatabaseTable
+from antrap_gym.tasks.checks.database import DatabaseTable, read_rows
 from antrap_gym.tasks.recipes import UNSET, Recipe, q, sh
 from antrap_gym.tasks.steps import OpenApp, Tap, Target
 
@@ -251,11 +251,17 @@ def read_tracks(device: Device) -> list[dict[str, Any]]:
     return TRACKS.rows(device)
 
 
-def _saved(device: Device) -> tuple[list[dict[str, Any]], int | None]:
-    from antrap_gym.tasks.checks.database import read_rows
+#: every tracks row with the table's id counter beside it, in one pull (a row of NULLs
+#: when the table is empty, so the counter still comes back)
+_SAVED_SQL = ("SELECT c.seq AS _counter, t.* FROM (SELECT (SELECT seq FROM sqlite_sequence"
+              " WHERE name = 'tracks') AS seq) AS c LEFT JOIN tracks AS t ORDER BY t._id")
 
-    seq = read_rows(device, DB, "SELECT seq FROM sqlite_sequence WHERE name = 'tracks'")
-    return read_tracks(device), (int(seq[0]["seq"]) if seq else None)
+
+def _saved(device: Device) -> tuple[list[dict[str, Any]], int | None]:
+    rows = read_rows(device, DB, _SAVED_SQL)
+    seq = rows[0]["_counter"] if rows else None
+    tracks = [{k: v for k, v in r.items() if k != "_counter"} for r in rows if r["_id"] is not None]
+    return tracks, (int(seq) if seq is not None else None)
 
 
 @dataclasses.dataclass
