@@ -41,6 +41,8 @@ def read_rows(device: Device, path: str, sql: str, params: tuple = ()) -> list[d
     """The rows `sql` selects from the database at `path` on the phone, as dicts."""
     main = _pull(device, path, required=True)
     wal = _pull(device, path + "-wal", required=False)
+    if not wal and main and main[18:20] != b"\x02\x02":
+        return _query_image(main, path, sql, params)
     with tempfile.TemporaryDirectory(prefix="antrap-db-") as tmp:
         local = Path(tmp) / Path(path).name
         local.write_bytes(main or b"")
@@ -55,6 +57,20 @@ def read_rows(device: Device, path: str, sql: str, params: tuple = ()) -> list[d
                 con.close()
         except sqlite3.Error as e:
             raise DatabaseError(f"{path}: {sql}: {e}") from e
+
+
+def _query_image(main: bytes, path: str, sql: str, params: tuple) -> list[dict[str, Any]]:
+    """A rollback-journal database read from its bytes in memory (no temporary file:
+    checks run every step, and a folder per read costs milliseconds on a slow disk)."""
+    con = sqlite3.connect(":memory:")
+    try:
+        con.deserialize(main)
+        con.row_factory = sqlite3.Row
+        return [dict(r) for r in con.execute(sql, params).fetchall()]
+    except sqlite3.Error as e:
+        raise DatabaseError(f"{path}: {sql}: {e}") from e
+    finally:
+        con.close()
 
 
 @dataclasses.dataclass(frozen=True)

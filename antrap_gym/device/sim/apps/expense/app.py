@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from antrap_gym.device.sim.apps.base import App
-from antrap_gym.device.sim.apps.expense.screens import PKG, MainActivity
+from antrap_gym.device.sim.apps.expense.screens import (
+    PKG,
+    ExpenseDetailActivity,
+    ExpenseEntryActivity,
+    ExpenseLogsActivity,
+    MainActivity,
+)
+from antrap_gym.device.sim.apps.expense.store import ExpenseDb
 
 
 class ProExpense(App):
@@ -12,3 +19,5 @@ class ProExpense(App):
     version = "3.1.2"
     icon_color = (0, 150, 136)
     main = MainActivity
+    activities = (ExpenseLogsActivity, ExpenseDetailActivity, ExpenseEntryActivity)
+    storage = (ExpenseDb,)
