@@ -18,7 +18,7 @@ import numpy as np
 
 from antrap_gym.tasks.checks.database import DatabaseTable, read_rows
 from antrap_gym.tasks.recipes import UNSET, Recipe, q, sh
-from antrap_gym.tasks.steps import OpenApp
+from antrap_gym.tasks.steps import OpenApp, Step, Tap, Target, TypeText
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -31,6 +31,8 @@ EVENTS_DB = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db"
 MAIN = ".activities.MainActivity"
 #: the event editor (new and existing events)
 EDITOR = ".activities.EventActivity"
+#: the date and time pickers' titles (the toolkit's Material pickers)
+DATE_TITLE, TIME_TITLE = "Select date", "Enter time"
 
 #: events.db's `events` rows, keyed by id (what the integrity checks compare)
 EVENTS = DatabaseTable(EVENTS_DB, "events", key="id")
@@ -196,3 +198,44 @@ def state(device: Device) -> list[dict[str, Any]]:
 
 def open_app() -> OpenApp:
     return OpenApp(app="Simple Calendar Pro", package=PKG)
+
+
+def field(rid: str) -> Target:
+    """An editor or picker field by resource id (a filled field shows no hint)."""
+    return Target(rid=rid, cls="EditText")
+
+
+def day_label(ts: int) -> str:
+    """The day view's heading for the day of `ts`: "October 16 (Mon)"."""
+    d = dt.datetime.fromtimestamp(int(ts), tz=dt.UTC)
+    return f"{d.strftime('%B')} {d.day} ({d.strftime('%a')})"
+
+
+def date_desc(ts: int) -> str:
+    """A date picker's (and the month view's) content-desc for the day of `ts`."""
+    d = dt.datetime.fromtimestamp(int(ts), tz=dt.UTC)
+    return f"{d.day} {d.strftime('%B')} {d.year}"
+
+
+@dataclasses.dataclass(frozen=True)
+class IdIn:
+    """A matcher: an id among `ids` (the seeded target events)."""
+
+    ids: tuple[int, ...]
+
+    def __call__(self, v: Any) -> bool:
+        return isinstance(v, int) and v in self.ids
+
+
+def set_when(which: str, date: str, hour: str, minute: str) -> list[Step]:
+    """Set the editor's start or end date and time through the pickers."""
+    picker, clock = EDITOR + "|" + DATE_TITLE, EDITOR + "|" + TIME_TITLE
+    return [
+        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_date")),
+        Tap(screen=picker, target=Target(desc=date)),
+        Tap(screen=picker, target=Target(text="OK")),
+        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_time")),
+        TypeText(screen=clock, target=field("input_hour"), text=hour),
+        TypeText(screen=clock, target=field("input_minute"), text=minute),
+        Tap(screen=clock, target=Target(text="OK")),
+    ]
