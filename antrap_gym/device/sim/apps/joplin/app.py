@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from antrap_gym.device.sim.apps.base import App
-from antrap_gym.device.sim.apps.joplin.screens import PKG, MainActivity
+from antrap_gym.device.sim.apps.joplin.screens import PKG, MainActivity, NoteActivity, SearchActivity
+from antrap_gym.device.sim.apps.joplin.storage import JoplinDatabase
 
 
 class Joplin(App):
@@ -12,3 +13,5 @@ class Joplin(App):
     version = "2.13.0"
     icon_color = (23, 117, 209)
     main = MainActivity
+    activities = (NoteActivity, SearchActivity)
+    storage = (JoplinDatabase,)
