@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from functools import partial
 
+from antrap_gym.tasks.apps import expense as ex
 from antrap_gym.tasks.apps import gallery as gl
 from antrap_gym.tasks.apps import markor as mk
 from antrap_gym.tasks.binding import DONE, F
 from antrap_gym.tasks.checks import FileContent, FileExists, Holds
-from antrap_gym.tasks.steps import OpenApp, Tap, Target
+from antrap_gym.tasks.steps import OpenApp, Step, Tap, Target
 from antrap_gym.tasks.template import template
 
 aw = partial(template, source="AndroidWorld")
@@ -82,3 +83,46 @@ SaveCopyOfReceiptTaskEval = aw(
               Tap(screen=gl.VIEWER + "|menu", target=Target(text="Copy to"), done=DONE),
               Tap(screen=gl.VIEWER + "|Select a folder", target=Target(text="Download"),
                   done=DONE)])
+
+
+# === ExpenseAddMultipleFromGallery (single/expense.py) =======================================
+
+EXPENSES_JPG = gl.DCIM + "/expenses.jpg"
+N_DECOYS = 10
+
+
+def _expenses_from_gallery(rng) -> dict:
+    targets = ex.draw_expenses(rng, 3)
+    noise = ex.draw_expenses(rng, 10, avoid=[t["name"] for t in targets])
+    return {"targets": targets, "noise": noise,
+            "text": ex.as_text(targets, "text_block", wrap_width=60),
+            "noise_text": ex.as_text(noise, "text_block", wrap_width=60)}
+
+
+def _expense_pictures(p) -> dict:
+    """expenses.jpg with the targets, and old_expenses_0..9.jpg each with the noise rows
+    (the reference draws the same noise text into all ten)."""
+    out = {EXPENSES_JPG: p["text"].split("\n")}
+    for i in range(N_DECOYS):
+        out[f"{gl.DCIM}/old_expenses_{i}.jpg"] = p["noise_text"].split("\n")
+    return out
+
+
+def _expenses_solution(p) -> list[Step]:
+    seen = ex.saved(p["targets"][0])
+    return [OpenApp(app=gl.APP_NAME, package=gl.PKG, done=seen),
+            *gl.view_image_steps("DCIM", "expenses.jpg", done=seen),
+            *ex.add_steps(p["targets"])]
+
+
+ExpenseAddMultipleFromGallery = aw(
+    id="ExpenseAddMultipleFromGallery", apps=(ex.PKG, gl.PKG), kind="action", split="test",
+    complexity=6.0,
+    doc="AndroidWorld's: three expenses drawn as text blocks into DCIM/expenses.jpg, ten "
+        "decoy pictures old_expenses_0..9.jpg showing the 10 noise expenses that are also in "
+        "the app before; the check is addition integrity (name and note fuzzy 0.9, amount "
+        "and category exact, count grown by 3, the noise unchanged).",
+    goal="Add the expenses from expenses.jpg in Simple Gallery Pro to pro expense.",
+    params=_expenses_from_gallery,
+    setup=[ex.SeedExpenses(F(lambda p: p["noise"])), gl.SeedImages(F(_expense_pictures))],
+    check=ex.added_check("targets"), solution=_expenses_solution)

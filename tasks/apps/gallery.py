@@ -61,10 +61,13 @@ def wrap_lines(text: str, width: int = 60) -> list[str]:
 def _render(lines: tuple[str, ...], fmt: str, width: int, size: int) -> bytes:
     font = _font(size)
     pad, lh = size, round(size * 1.5)
-    img = Image.new("RGB", (width, max(2 * pad + lh * len(lines), 4 * pad)), (255, 255, 255))
+    widest = max((font.getlength(s) for s in lines), default=0)
+    width = max(width, int(widest) + 2 * pad + 1)  # a long line widens the picture
+    # greyscale: black text needs no colour, and the file is a third smaller
+    img = Image.new("L", (width, max(2 * pad + lh * len(lines), 4 * pad)), 255)
     draw = ImageDraw.Draw(img)
     for i, line in enumerate(lines):
-        draw.text((pad, pad + i * lh), line, fill=(0, 0, 0), font=font)
+        draw.text((pad, pad + i * lh), line, fill=0, font=font)
     buf = io.BytesIO()
     if fmt == "png":
         img.save(buf, "PNG", optimize=False)
@@ -75,8 +78,9 @@ def _render(lines: tuple[str, ...], fmt: str, width: int, size: int) -> bytes:
 
 def render_lines(lines: list[str] | tuple[str, ...], fmt: str = "jpeg", width: int = WIDTH,
                  size: int = 24) -> bytes:
-    """Black text lines on white, `width` px wide, as JPEG ("jpeg") or PNG ("png") bytes:
-    a pure function of its arguments (no timestamp or metadata in the file)."""
+    """Black text lines on white, `width` px wide (wider if a line needs it), as JPEG
+    ("jpeg") or PNG ("png") bytes: a pure function of its arguments (no timestamp or
+    metadata in the file)."""
     return _render(tuple(str(s) for s in lines), fmt, width, size)
 
 
@@ -139,8 +143,14 @@ class SeedImages(Recipe):
 
     def run(self, device: Device) -> None:
         cmds = [f"am force-stop {PKG}"]
+        first: dict[bytes, str] = {}  # a picture drawn twice is pushed once, then copied
         for path, lines in self._items().items():
-            cmds += write_file_commands(path, render_lines(lines, image_format(path)))
+            data = render_lines(lines, image_format(path))
+            if data in first:
+                cmds.append(f"cp {q(first[data])} {q(path)}")
+            else:
+                first[data] = path
+                cmds += write_file_commands(path, data)
         _run_batched(device, cmds)
 
     def restore(self, device: Device, saved: Any) -> None:
