@@ -32,6 +32,7 @@ from antrap_gym.tasks.checks.provider import ProviderError, ProviderQuery, parse
 from antrap_gym.tasks.checks.rows import Added, Changed, Removed, RowsExist, Unchanged
 from antrap_gym.tasks.checks.screen import ElementShows, ScreenShows
 from antrap_gym.tasks.checks.settings import SettingEquals, SettingIn, SettingNear, get_setting
+from antrap_gym.tasks.checks.sms import SmsResent, SmsSent
 
 __all__ = [
     "Absent", "Added", "AllOf", "AnswerIs", "AnyItem", "Changed", "Check", "DatabaseError",
@@ -39,6 +40,7 @@ __all__ = [
     "FileContent", "FileExists", "Fuzzy",
     "Holds", "MeanOf", "NotPrepared", "OnlyItem", "Phone", "ProviderError", "ProviderQuery",
     "Removed", "RowsExist", "ScreenShows", "SettingEquals", "SettingIn", "SettingNear",
-    "ShellValue", "Text", "TreeUnchanged", "Unchanged", "get_setting", "parse_rows", "query",
+    "ShellValue", "SmsResent", "SmsSent", "Text", "TreeUnchanged", "Unchanged", "get_setting",
+    "parse_rows", "query",
     "read_file", "read_rows", "read_tree",
 ]
