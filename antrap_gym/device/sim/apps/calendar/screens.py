@@ -285,7 +285,6 @@ class EventActivity(CalendarActivity):
         if self.day is not None:
             start = day_start(dt.date(*self.day)) + (start % 86400)
         self.start_ts, self.end_ts = start, start + 3600
-        self.focus = "title"
 
     def build(self, ui: UI, phone: Phone) -> None:
         if not self.loaded:

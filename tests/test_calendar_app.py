@@ -1,0 +1,220 @@
+"""Simple Calendar Pro on the simulated phone: events.db at its real path and schema,
+the month / day / list views, search, the editor with the toolkit's date and time
+pickers, and delete, driven through SimDevice and read back through the shell and a
+pulled database file."""
+
+from __future__ import annotations
+
+import pickle
+import sqlite3
+
+import numpy as np
+import pytest
+
+from antrap_gym.device.sim import SimDevice
+from antrap_gym.tasks.apps import calendar as cal
+
+RID = cal.PKG + ":id/"
+OCT16_15H = 1697468400  # 2023-10-16 15:00 UTC, a Monday
+
+
+def els(d):
+    return d.ui_elements()
+
+
+def find(d, **kw):
+    for e in els(d):
+        if all(getattr(e, k) == v for k, v in kw.items()):
+            return e
+    raise AssertionError(f"no element {kw} in {[(e.text, e.content_description) for e in els(d)]}")
+
+
+def tap(d, **kw):
+    d.tap(*find(d, **kw).center)
+
+
+def texts(d):
+    return [e.text for e in els(d) if e.text]
+
+
+def sql(d, q):
+    res = d.shell(f"sqlite3 {cal.EVENTS_DB} \"{q}\"")
+    assert res.exit_code == 0, res.stderr
+    return res.stdout.strip()
+
+
+@pytest.fixture
+def phone():
+    d = SimDevice()
+    cal.seed_events(d, [
+        {"start_ts": OCT16_15H, "end_ts": OCT16_15H + 1800, "title": "Call with Bob",
+         "description": "We will plan the budget.", "location": "Room 4"},
+        {"start_ts": OCT16_15H + 7200, "end_ts": OCT16_15H + 9000, "title": "Workshop on Campaign"},
+        {"start_ts": OCT16_15H + 3 * 86400, "end_ts": OCT16_15H + 3 * 86400 + 900,
+         "title": "Meeting with HR"},
+    ])
+    d.shell(f"monkey -p {cal.PKG} 1")
+    return d
+
+
+def test_events_db_has_the_apps_schema_and_is_pulled_as_a_sqlite_file(tmp_path):
+    d = SimDevice()
+    path = tmp_path / "events.db"
+    path.write_bytes(d.pull(cal.EVENTS_DB))
+    con = sqlite3.connect(path)
+    cols = [r[1] for r in con.execute("PRAGMA table_info(events)")]
+    assert cols == ["id", *cal.EVENT_DEFAULTS]
+    assert con.execute("SELECT id, title FROM event_types").fetchall() == [(1, "Regular event")]
+    assert con.execute("SELECT COUNT(*) FROM events").fetchone() == (0,)
+
+
+def test_seeding_restores_rows_and_the_id_counter():
+    d = SimDevice()
+    rec = cal.SeedEvents(cal.noise_events(np.random.default_rng(3), 5))
+    rec.apply(d)
+    rec.apply(d)
+    assert [r["id"] for r in cal.state(d)] == [1, 2, 3, 4, 5]
+    rec.undo(d)
+    assert cal.state(d) == []
+    assert "events" not in sql(d, "SELECT name FROM sqlite_sequence")
+
+
+def test_noise_follows_the_reference_generator():
+    evs = cal.noise_events(np.random.default_rng(0), 20)
+    assert len(evs) == 20
+    for e in evs:
+        start = cal.start_of(e)
+        assert (start.year, start.month, start.minute) == (2023, 10, 0)
+        assert (e["end_ts"] - e["start_ts"]) // 60 in cal.DURATIONS
+        assert e["description"].startswith("We will ")
+
+
+def test_month_view_shows_the_grid_with_event_titles(phone):
+    assert find(phone, resource_name=RID + "top_value").text == "October 2023"
+    cell = find(phone, content_description="16 October 2023")
+    assert cell.text == "16"
+    assert "Call with Bob" in texts(phone) and "Meeting with HR" in texts(phone)
+    tap(phone, content_description="Next month")
+    assert find(phone, resource_name=RID + "top_value").text == "November 2023"
+    assert "Call with Bob" not in texts(phone)
+    tap(phone, content_description="Go to today")
+    assert find(phone, resource_name=RID + "top_value").text == "October 2023"
+
+
+def test_a_day_lists_its_events_and_back_returns_to_the_month(phone):
+    tap(phone, content_description="16 October 2023")
+    assert find(phone, resource_name=RID + "top_value").text == "October 16 (Mon)"
+    t = texts(phone)
+    assert "Call with Bob" in t and "Workshop on Campaign" in t and "Meeting with HR" not in t
+    phone.key("BACK")
+    assert find(phone, resource_name=RID + "top_value").text == "October 2023"
+
+
+def test_change_view_offers_the_simple_event_list(phone):
+    tap(phone, content_description="Change view")
+    assert find(phone, resource_name="android:id/alertTitle").text == "Change view"
+    tap(phone, text="Simple event list")
+    t = texts(phone)
+    assert "Mon, October 16 2023" in t and "Thu, October 19 2023" in t
+    assert t.index("Call with Bob") < t.index("Workshop on Campaign") < t.index("Meeting with HR")
+
+
+def test_search_finds_events_by_text(phone):
+    tap(phone, content_description="Search")
+    phone.type_text("room 4")
+    t = texts(phone)
+    assert "Call with Bob" in t and "Workshop on Campaign" not in t
+
+
+def _pick_time(d, hour: str, minute: str) -> None:
+    assert find(d, resource_name="android:id/alertTitle").text == "Enter time"
+    for rid, value in (("android:id/input_hour", hour), ("android:id/input_minute", minute)):
+        tap(d, resource_name=rid)
+        d.clear_text()
+        d.type_text(value)
+    tap(d, text="OK")
+
+
+def test_new_event_through_the_pickers_is_written_to_events_db(phone):
+    tap(phone, content_description="New event")
+    tap(phone, resource_name=RID + "event_title")
+    phone.type_text("Dentist")
+    tap(phone, resource_name=RID + "event_start_date")
+    assert find(phone, resource_name="android:id/alertTitle").text == "Select date"
+    tap(phone, content_description="Next month")
+    tap(phone, content_description="3 November 2023")
+    tap(phone, text="OK")
+    tap(phone, resource_name=RID + "event_start_time")
+    _pick_time(phone, "9", "15")
+    # the end moved with the start (the default hour long), then is set on its own
+    assert find(phone, resource_name=RID + "event_end_time").text == "10:15"
+    tap(phone, resource_name=RID + "event_end_time")
+    _pick_time(phone, "9", "45")
+    tap(phone, resource_name=RID + "event_repetition")
+    tap(phone, text="Weekly")
+    tap(phone, content_description="Save")
+    start = 1698969600 + 9 * 3600 + 15 * 60   # 2023-11-03 (a Friday) 09:15 UTC
+    assert sql(phone, "SELECT id, title, start_ts, end_ts, repeat_interval, repeat_rule FROM events"
+                      " WHERE title = 'Dentist'") == f"4|Dentist|{start}|{start + 1800}|604800|16"
+
+
+def test_a_bad_time_is_refused_in_the_picker(phone):
+    tap(phone, content_description="New event")
+    tap(phone, resource_name=RID + "event_start_time")
+    tap(phone, resource_name="android:id/input_hour")
+    phone.clear_text()
+    phone.type_text("27")
+    tap(phone, text="OK")
+    assert "Enter a valid time" in texts(phone)
+    assert find(phone, resource_name="android:id/alertTitle").text == "Enter time"
+
+
+def test_saving_without_a_title_or_with_the_end_first_is_refused(phone):
+    tap(phone, content_description="New event")
+    tap(phone, content_description="Save")
+    assert sql(phone, "SELECT COUNT(*) FROM events") == "3"
+    tap(phone, resource_name=RID + "event_title")
+    phone.type_text("Late")
+    tap(phone, resource_name=RID + "event_end_time")
+    _pick_time(phone, "1", "00")
+    tap(phone, content_description="Save")
+    assert sql(phone, "SELECT COUNT(*) FROM events") == "3"
+
+
+def test_editing_and_deleting_an_event(phone):
+    tap(phone, content_description="16 October 2023")
+    tap(phone, text="Call with Bob")
+    assert find(phone, resource_name=RID + "event_location").text == "Room 4"
+    tap(phone, resource_name=RID + "event_title")
+    phone.clear_text()
+    phone.type_text("Call with Alice")
+    tap(phone, content_description="Save")
+    assert sql(phone, "SELECT title, start_ts FROM events WHERE id = 1") == \
+        f"Call with Alice|{OCT16_15H}"
+    tap(phone, text="Call with Alice")
+    tap(phone, content_description="Delete")
+    assert find(phone, resource_name="android:id/alertTitle").text == "Delete event"
+    tap(phone, text="Delete")
+    assert sql(phone, "SELECT id FROM events ORDER BY id") == "2\n3"
+
+
+def test_an_open_picker_pickles_with_the_phone(phone):
+    tap(phone, content_description="New event")
+    tap(phone, resource_name=RID + "event_start_date")
+    tap(phone, content_description="20 October 2023")
+    snap = phone.snapshot()
+    pickle.dumps(snap)
+    tap(phone, text="Cancel")
+    phone.restore(snap)
+    assert find(phone, content_description="20 October 2023").is_checked
+
+
+def test_repeating_events_show_on_their_repetitions():
+    d = SimDevice()
+    cal.seed_events(d, [{"start_ts": OCT16_15H, "end_ts": OCT16_15H + 900, "title": "Standup",
+                         "repeat_interval": cal.WEEK, "repeat_rule": 1}])
+    d.shell(f"monkey -p {cal.PKG} 1")
+    tap(d, content_description="23 October 2023")
+    assert "Standup" in texts(d)
+    tap(d, content_description="Next day")
+    assert "Standup" not in texts(d)
