@@ -131,7 +131,11 @@ class ExpenseLogsActivity(ExpenseActivity):
             ui.empty("No expenses yet")
         else:
             with ui.scroll("list", rid=RID + "rv_expense_logs"):
+                h = ui.dp(72)  # a row with a summary line
                 for e in rows:
+                    if ui.culled((ui.rect[0], ui.y, ui.rect[2], ui.y + h)):
+                        ui.set_y(ui.y + h)  # off screen: its place only
+                        continue
                     self.log_row(ui, phone, e)
                 ui.spacer(88)
         ui.fab("add", "Add expense", lambda: phone.start_activity(ExpenseEntryActivity()),
