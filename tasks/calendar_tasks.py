@@ -64,7 +64,9 @@ def _add_derived(p: dict[str, Any]) -> dict[str, Any]:
     s, e = cal.start_of(ev), cal.start_of({"start_ts": ev["end_ts"]})
     return {"start_date": cal.date_desc(ev["start_ts"]), "start_hour": str(s.hour),
             "start_minute": f"{s.minute:02d}", "end_date": cal.date_desc(ev["end_ts"]),
-            "end_hour": str(e.hour), "end_minute": f"{e.minute:02d}"}
+            "end_hour": str(e.hour), "end_minute": f"{e.minute:02d}",
+            "start_label": cal.editor_date(ev["start_ts"]), "end_label": cal.editor_date(ev["end_ts"]),
+            "end_time": f"{e.hour:02d}:{e.minute:02d}"}
 
 
 def _col(name: str) -> Eq:
@@ -86,7 +88,9 @@ def add_solution(repeat: bool = False) -> list[Step]:
         TypeText(screen=cal.EDITOR, target=cal.field("event_description"),
                  text="{event_description}"),
         *cal.set_when("start", "{start_date}", "{start_hour}", "{start_minute}"),
-        *cal.set_when("end", "{end_date}", "{end_hour}", "{end_minute}"),
+        *cal.set_when("end", "{end_date}", "{end_hour}", "{end_minute}",
+                      shown_date=({"text": "{start_label}"}, {"text": "{end_label}"}),
+                      shown_time=({"text": "{end_time}"},)),
     ]
     if repeat:
         steps += [Tap(screen=cal.EDITOR, target=Target(rid="event_repetition")),

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from antrap_gym.tasks.checks.base import Holds
 from antrap_gym.tasks.checks.database import DatabaseTable, read_rows
+from antrap_gym.tasks.checks.screen import ElementShows
 from antrap_gym.tasks.recipes import UNSET, Recipe, q, sh
 from antrap_gym.tasks.steps import OpenApp, Step, Tap, Target, TypeText
 
@@ -227,14 +229,25 @@ class IdIn:
         return isinstance(v, int) and v in self.ids
 
 
-def set_when(which: str, date: str, hour: str, minute: str) -> list[Step]:
-    """Set the editor's start or end date and time through the pickers."""
+def editor_date(ts: int) -> str:
+    """The editor's label for the day of `ts`: "Mon, October 16 2023"."""
+    d = dt.datetime.fromtimestamp(int(ts), tz=dt.UTC)
+    return f"{d.strftime('%a')}, {d.strftime('%B')} {d.day} {d.year}"
+
+
+def set_when(which: str, date: str, hour: str, minute: str,
+             shown_date: Any = None, shown_time: Any = None) -> list[Step]:
+    """Set the editor's start or end date and time through the pickers; the steps of
+    a part the editor already shows right (`shown_date`, `shown_time`: element
+    patterns, e.g. the end after the start moved it) are skipped."""
     picker, clock = EDITOR + "|" + DATE_TITLE, EDITOR + "|" + TIME_TITLE
+    d_done = Holds(ElementShows(shown_date)) if shown_date else None
+    t_done = Holds(ElementShows(shown_time)) if shown_time else None
     return [
-        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_date")),
+        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_date"), done=d_done),
         Tap(screen=picker, target=Target(desc=date)),
         Tap(screen=picker, target=Target(text="OK")),
-        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_time")),
+        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_time"), done=t_done),
         TypeText(screen=clock, target=field("input_hour"), text=hour),
         TypeText(screen=clock, target=field("input_minute"), text=minute),
         Tap(screen=clock, target=Target(text="OK")),
