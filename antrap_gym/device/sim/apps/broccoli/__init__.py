@@ -1,6 +1,7 @@
 """Broccoli: recipes over the broccoli database (`com.flauschcode.broccoli`).
 
-- `screens`: its activities;
+- `store`: the `broccoli` database (recipes, categories);
+- `screens`: its activities (list, details, editor);
 - `app`: the `App` the phone installs (`APP`, registered in `apps/__init__.py`).
 """
 

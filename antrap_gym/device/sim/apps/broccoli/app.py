@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from antrap_gym.device.sim.apps.base import App
-from antrap_gym.device.sim.apps.broccoli.screens import PKG, MainActivity
+from antrap_gym.device.sim.apps.broccoli.screens import PKG, DetailsActivity, EditorActivity, MainActivity
+from antrap_gym.device.sim.apps.broccoli.store import BroccoliDb
 
 
 class Broccoli(App):
@@ -12,3 +13,5 @@ class Broccoli(App):
     version = "1.5.1"
     icon_color = (104, 159, 56)
     main = MainActivity
+    activities = (DetailsActivity, EditorActivity)
+    storage = (BroccoliDb,)
