@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from functools import partial
 
+from antrap_gym.tasks.apps import broccoli as br
 from antrap_gym.tasks.apps import expense as ex
 from antrap_gym.tasks.apps import gallery as gl
 from antrap_gym.tasks.apps import markor as mk
-from antrap_gym.tasks.binding import DONE, F
+from antrap_gym.tasks.binding import DONE, F, P
 from antrap_gym.tasks.checks import FileContent, FileExists, Holds
 from antrap_gym.tasks.steps import OpenApp, Step, Tap, Target
 from antrap_gym.tasks.template import template
@@ -83,6 +84,44 @@ SaveCopyOfReceiptTaskEval = aw(
               Tap(screen=gl.VIEWER + "|menu", target=Target(text="Copy to"), done=DONE),
               Tap(screen=gl.VIEWER + "|Select a folder", target=Target(text="Download"),
                   done=DONE)])
+
+
+# === RecipeAddMultipleRecipesFromImage (single/recipe.py) ====================================
+
+RECIPES_JPG = gl.DCIM + "/recipes.jpg"
+
+
+def _recipes_from_image(rng) -> dict:
+    targets = br.draw_recipes(rng, 3)
+    titles = {t["title"] for t in targets}
+    noise = br.draw_recipes(rng, 10, keep=lambda r: r["title"] not in titles)
+    return {"rows": br.with_ids(noise), "targets": targets,
+            "text": br.recipes_text(targets, "text_block", wrap_width=60)}
+
+
+def _recipes_solution(p) -> list[Step]:
+    """Open recipes.jpg in the gallery (done once the first recipe is in Broccoli), then
+    add the three recipes."""
+    seen = Holds(br.RecipeSaved(p["targets"][0]))
+    steps: list[Step] = [OpenApp(app=gl.APP_NAME, package=gl.PKG, done=seen),
+                         *gl.view_image_steps("DCIM", "recipes.jpg", done=seen), br.open_app()]
+    for i, r in enumerate(p["targets"]):
+        steps += br.add_steps(r, DONE if i == len(p["targets"]) - 1 else None)
+    return steps
+
+
+RecipeAddMultipleRecipesFromImage = aw(
+    id="RecipeAddMultipleRecipesFromImage", apps=(br.PKG, gl.PKG), kind="action",
+    split="train", complexity=6.0,
+    doc="AndroidWorld's: three recipes drawn as text blocks (values wrapped at 60) into "
+        "DCIM/recipes.jpg, 10 other recipes in the database before; the check is addition "
+        "integrity (each recipe a new row, text columns fuzzy 0.9, favorite exact, the "
+        "count grown by 3, no earlier row changed).",
+    goal="Add the recipes from recipes.jpg in Simple Gallery Pro to the Broccoli recipe app.",
+    params=_recipes_from_image,
+    setup=[br.SeedRecipes(P("rows")),
+           gl.SeedImages(F(lambda p: {RECIPES_JPG: p["text"].split("\n")}))],
+    check=br.added_check(), solution=_recipes_solution)
 
 
 # === ExpenseAddMultipleFromGallery (single/expense.py) =======================================
