@@ -11,24 +11,106 @@ locations fuzzy (>= 0.9), the meeting's date and time together ("October 22 2023
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
+from collections.abc import Callable, Mapping
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from antrap_gym.tasks.apps import calendar as cal
 from antrap_gym.tasks.apps import calendar_ir_data as ir
 from antrap_gym.tasks.binding import P
 from antrap_gym.tasks.checks import AnswerIs
-from antrap_gym.tasks.steps import Answer
+from antrap_gym.tasks.steps import Answer, Step, Tap, Target, TypeText
 from antrap_gym.tasks.template import template
+
+if TYPE_CHECKING:
+    from antrap_gym.device import Device
 
 TITLES = AnswerIs(P("answers"), kind="text", items=True)
 LIST = " Answer with the titles only. If there are multiples titles, format your answer in a " \
        "comma separated list."
-SOLUTION = [cal.open_app(), Answer(text="{answer}")]
+
+
+# --- where the answer is shown, and the way there ---------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Seen:
+    """A step's `done`: the calendar is in front showing an element one of `targets`
+    matches (each of them, with `every`)."""
+
+    targets: tuple[Target, ...]
+    every: bool = False
+
+    def __call__(self, device: Device) -> bool:
+        if device.foreground()[0] != cal.PKG:
+            return False
+        els = device.ui_elements()
+        return (all if self.every else any)(t.find(els) is not None for t in self.targets)
+
+
+def _marks(day: str) -> tuple[Target, Target]:
+    """The month view's cell of `day` and the day view's heading for it."""
+    ts = int(dt.datetime.combine(ir.parse_date(day), dt.time(), tzinfo=dt.UTC).timestamp())
+    return Target(desc=cal.date_desc(ts)), Target(rid="top_value", text=cal.day_label(ts))
+
+
+def to_month(day: str) -> list[Step]:
+    """The month view holding `day` (or its day view) in front: back to today's month from
+    another month or the event list, and the month view from the day or list view."""
+    cell, heading = _marks(day)
+    there = Seen((cell, heading))
+    return [Tap(screen=cal.MAIN, requires=Target(desc="Next month"),
+                target=Target(desc="Go to today"), done=there),
+            Tap(screen=cal.MAIN, target=Target(desc="Change view"), done=there),
+            Tap(screen=cal.MAIN + "|Change view", target=Target(text="Month view"), done=there)]
+
+
+def to_day(day: str) -> list[Step]:
+    """`day`'s day view in front (its events' titles and times): its month cell tapped. The
+    last step only holds the answer back until the day is shown (the way there is redone
+    when a tap went astray)."""
+    cell, heading = _marks(day)
+    shown = Seen((heading,))
+    return [*to_month(day), Tap(screen=cal.MAIN, target=cell, done=shown),
+            Tap(screen=cal.MAIN, requires=heading, target=heading, done=shown)]
+
+
+def to_event(title: str, query: str) -> list[Step]:
+    """The event titled `title` open in the editor (its location, start and end): found by
+    searching for `query` and tapped in the results."""
+    opened = Target(rid="event_title", text=title)
+    field = Target(rid="search_query")
+    return [Tap(screen=cal.MAIN, target=Target(desc="Search"), done=Seen((field, opened))),
+            TypeText(screen=cal.MAIN, target=field, text=query,
+                     done=Seen((Target(rid="search_query", text=query), opened))),
+            Tap(screen=cal.MAIN, target=Target(text=title, cls="TextView"), done=Seen((opened,))),
+            Tap(screen=cal.EDITOR, requires=opened, target=opened, done=Seen((opened,)))]
+
+
+def to_results(title: str, query: str) -> list[Step]:
+    """The search results for `query` in front, listing the event titled `title` with its
+    date and start and end times."""
+    field = Target(rid="search_query")
+    found = Seen((field, Target(text=title, cls="TextView")), every=True)
+    return [Tap(screen=cal.MAIN, target=Target(desc="Search"), done=Seen((field,))),
+            TypeText(screen=cal.MAIN, target=field, text=query,
+                     done=Seen((Target(rid="search_query", text=query),))),
+            Tap(screen=cal.MAIN, requires=field, target=field, done=found)]
+
+
+def solve(way: Callable[[Mapping[str, Any]], list[Step]]) -> Callable[[Mapping[str, Any]], list[Step]]:
+    """Open the app, go `way`, answer."""
+    return lambda ns: [cal.open_app(), *way(ns), Answer(text=str(ns["answer"]))]
+
+
+ON_DAY = solve(lambda ns: to_day(ns["day"]))
 WEAK_FUZZY = ("AndroidWorld's fuzzy match (ratio >= 0.9) lets a near title pass for another "
               "(\"Game night\" / \"Date night\").")
 
 ir_template = partial(template, apps=(cal.PKG,), source="AndroidWorld", kind="answer",
-                      complexity=1.0, setup=[cal.SeedEvents(P("events"))], solution=SOLUTION)
+                      complexity=1.0, setup=[cal.SeedEvents(P("events"))], solution=ON_DAY)
 
 SimpleCalendarEventsOnDate = ir_template(
     id="SimpleCalendarEventsOnDate", split="train",
@@ -69,6 +151,7 @@ SimpleCalendarNextMeetingWithPerson = ir_template(
     goal="When is my next meeting with {person} in Simple Calendar Pro? Express your answer in "
          "the format <month name> <day> <year> <hour in 24-hour format>:<minutes>.",
     params=ir.next_meeting_with_person,
+    solution=solve(lambda ns: to_results(f"Drinks with {ns['person']}", ns["person"])),
     check=AnswerIs(P("answers"), kind="datetime", items=True),
     doc="'Drinks with {person}' (30 minutes) at a date and time of October 15-29; no other "
         "event names the person (random titles never do). The answer: its start, 'October 22 "
@@ -80,6 +163,7 @@ SimpleCalendarLocationOfEvent = ir_template(
     goal="What is the location of my {title} event in Simple Calendar Pro? Answer with the "
          "location only.",
     params=ir.location_of_event, check=AnswerIs(P("answers"), kind="text", items=True),
+    solution=solve(lambda ns: to_event(ns["title"], ns["title"])),
     doc="One event of that title (30 minutes) with a location; no random title contains it. "
         "The answer: the location, fuzzy.")
 
@@ -88,6 +172,7 @@ SimpleCalendarEventsInNextWeek = ir_template(
     goal="What events do I have in the next week in Simple Calendar Pro? Assume the week starts "
          "from Monday." + LIST,
     params=ir.events_in_next_week, check=TITLES,
+    solution=solve(lambda ns: to_month(ns["day"])),
     doc="Two events on two different days of October 16-22, distinct titles; no random event "
         "touches October 15-22. The answer: both titles. " + WEAK_FUZZY)
 

@@ -250,3 +250,40 @@ def test_a_list_answer_needs_every_title_once_in_any_order():
     assert task.is_successful(dev, f"{a}, {b}") == 0.0
     assert task.is_successful(dev, f"{a}, {b}, {c}, Haircut") == 0.0
     task.teardown(dev)
+
+
+# --- the oracle answers from the screen that shows the answer ---------------------------------
+
+
+def _shown_when_answering(tid: str, seed: int) -> tuple[str, list[str]]:
+    """The oracle's answer and the texts on screen when it gave it."""
+    from antrap_gym.agents import OracleAgent
+    from antrap_gym.registration import make_env
+
+    env = make_env(task=tid, obs_mode="text")
+    obs, info = env.reset(seed=seed)
+    agent = OracleAgent()
+    agent.reset(env, obs, info, seed=seed)
+    try:
+        for _ in range(env.unwrapped.budget):
+            action = agent.act(obs, info)
+            if action["action_type"] == "answer":
+                dev = env.unwrapped.device
+                return action["text"], [e.text for e in dev.ui_elements() if e.text]
+            obs, *_, info = env.step(action)
+    finally:
+        env.close()
+    raise AssertionError(f"{tid} seed {seed}: the oracle never answered")
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_the_oracle_answers_with_the_answer_on_screen(tid):
+    for seed in (0, 1):
+        answer, texts = _shown_when_answering(tid, seed)
+        if tid == "SimpleCalendarNextMeetingWithPerson":  # a search result: its date and times
+            start = dt.datetime.strptime(answer, "%B %d %Y %H:%M")
+            day, hhmm = f"{start:%a}, {start:%B} {start.day} {start.year}", f"{start:%H:%M} -"
+            assert any(day in t and hhmm in t for t in texts), texts
+            continue
+        for item in answer.split(", "):
+            assert item in texts, (tid, seed, item, texts)
