@@ -7,6 +7,11 @@ Set-up fills events.db with the task's events and 75 random ones (one `sqlite3` 
 tear-down puts back what was there). The answer is graded as AndroidWorld's
 `check_agent_answer` does: comma-separated items, as many as expected, titles and
 locations fuzzy (>= 0.9), the meeting's date and time together ("October 22 2023 14:30").
+
+The oracle answers from where the answer is shown: the asked day's day view (opened from
+its month cell), the month view for the next week, the search results for a meeting with
+someone, the event's editor for a location. Every step on the way is done once that
+screen is in front, so from any other state of the app it goes back the same way.
 """
 
 from __future__ import annotations
