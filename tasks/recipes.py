@@ -77,5 +77,15 @@ class Shell(Recipe):
             device.shell(self.undo_cmd)
 
 
+#: characters a POSIX shell still interprets inside double quotes
+_DOUBLE_QUOTE_SPECIAL = frozenset('"$`\\!')
+
+
 def q(s: Any) -> str:
-    return shlex.quote(str(s))
+    """Quote a value for the device shell (one word, taken literally). SQL full of string
+    literals is wrapped in double quotes when nothing in it is special there, which a
+    shell reads in one piece; otherwise single quotes, each `'` spliced in as `'"'"'`."""
+    s = str(s)
+    if "'" in s and not _DOUBLE_QUOTE_SPECIAL.intersection(s):
+        return f'"{s}"'
+    return shlex.quote(s)

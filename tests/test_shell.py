@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from antrap_gym.device import parse_ui_xml
@@ -283,3 +285,19 @@ def test_getprop_reads_the_phones_own_properties(dev):
     assert dev.shell("getprop ro.build.display.id").stdout == "UQ1A.240105.004\n"
     assert "[ro.build.display.id]: [UQ1A.240105.004]" in dev.shell("getprop").stdout
     assert dev.shell("setprop ro.build.display.id X").exit_code != 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab '\"$`\\!;&|()*?[]{}<>#~\n\t%é"), max_size=30))
+def test_the_task_quote_is_one_literal_word_here_and_in_a_real_sh(text):
+    """`tasks.recipes.q` (double quotes for SQL full of literals, else single quotes) gives
+    the text back exactly, on the simulated phone's shell and in the system's /bin/sh."""
+    import subprocess
+
+    from antrap_gym.device.sim import SimDevice
+    from antrap_gym.tasks.recipes import q
+
+    dev = SimDevice()
+    assert dev.shell(f"printf '%s' {q(text)}").stdout == text
+    real = subprocess.run(["sh", "-c", f"printf '%s' {q(text)}"], capture_output=True, text=True)
+    assert real.stdout == text

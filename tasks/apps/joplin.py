@@ -11,7 +11,6 @@ come from the seed.
 from __future__ import annotations
 
 import dataclasses
-import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +18,7 @@ import numpy as np
 
 from antrap_gym.tasks.apps.tasks_org import pick, sql_value
 from antrap_gym.tasks.checks import ElementShows, Eq, Holds
-from antrap_gym.tasks.recipes import UNSET, Recipe, sh
+from antrap_gym.tasks.recipes import UNSET, Recipe, q, sh
 from antrap_gym.tasks.steps import OpenApp, Tap, Target, TypeText
 
 if TYPE_CHECKING:
@@ -159,8 +158,8 @@ WIPE = "DELETE FROM folders; DELETE FROM notes; DELETE FROM notes_normalized;"
 def replace_notes(device: Device, script: str, read_first: bool = False) -> str | None:
     """Empty the three tables and run `script` in one `sqlite3` call; with `read_first`,
     return the statements that restore what was there (one call more)."""
-    before = sh(device, f"sqlite3 {DB} {shlex.quote(_dump())}") if read_first else None
-    sh(device, f"sqlite3 {DB} {shlex.quote(WIPE + script)}")
+    before = sh(device, f"sqlite3 {DB} {q(_dump())}") if read_first else None
+    sh(device, f"sqlite3 {DB} {q(WIPE + script)}")
     return before
 
 
@@ -186,7 +185,7 @@ class SeedNotes(Recipe):
 def state(device: Device) -> str:
     """What the contract compares before set-up and after tear-down: every row of the
     three tables."""
-    return device.shell(f"sqlite3 {DB} {shlex.quote(_dump())}").stdout
+    return device.shell(f"sqlite3 {DB} {q(_dump())}").stdout
 
 
 # --- solution steps ----------------------------------------------------------------------------

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import shlex
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from antrap_gym.tasks.checks.base import Check, Holds
-from antrap_gym.tasks.recipes import UNSET, Recipe, sh
+from antrap_gym.tasks.recipes import UNSET, Recipe, q, sh
 from antrap_gym.tasks.steps import OpenApp, Tap, Target
 
 if TYPE_CHECKING:
@@ -247,8 +246,8 @@ _DUMP = ("SELECT 'INSERT INTO tasks VALUES(' || " + " || ',' || ".join(
 def replace_tasks(device: Device, script: str, read_first: bool = False) -> str | None:
     """Empty the table and run `script` (INSERTs) in one `sqlite3` call; with
     `read_first`, return the statements that restore what was there (one call more)."""
-    before = sh(device, f"sqlite3 {DB} {shlex.quote(_DUMP)}") if read_first else None
-    sh(device, f"sqlite3 {DB} {shlex.quote('DELETE FROM tasks;' + script)}")
+    before = sh(device, f"sqlite3 {DB} {q(_DUMP)}") if read_first else None
+    sh(device, f"sqlite3 {DB} {q('DELETE FROM tasks;' + script)}")
     return before
 
 
@@ -280,7 +279,7 @@ class ShowsCompleted(Check):
 def state(device: Device) -> str:
     """What the contract compares before set-up and after tear-down: every task row."""
     cols = ", ".join(STATE_COLUMNS)
-    return device.shell(f"sqlite3 {DB} {shlex.quote(f'SELECT {cols} FROM tasks ORDER BY _id')}").stdout
+    return device.shell(f"sqlite3 {DB} {q(f'SELECT {cols} FROM tasks ORDER BY _id')}").stdout
 
 
 # --- solution steps ----------------------------------------------------------------------------

@@ -77,9 +77,18 @@ def _scan_quoted(s: str, i: int) -> int:
     return i
 
 
+#: what ends a run of plain characters inside double quotes / in an unquoted word
+_DQ_SPECIAL = re.compile(r'[\\"$`]')
+_WORD_PLAIN = re.compile(r"[^\\'\"$`*?\[]+")
+
+
 def _end_double(s: str, i: int) -> int:
     n = len(s)
     while i < n:
+        m = _DQ_SPECIAL.search(s, i)
+        if m is None:
+            break
+        i = m.start()
         c = s[i]
         if c == "\\":
             i += 2
@@ -205,6 +214,11 @@ def expand(word: str, variables: dict[str, str], substitute: Substitute) -> tupl
     glob = False
     i, n = 0, len(word)
     while i < n:
+        m = _WORD_PLAIN.match(word, i)
+        if m is not None:
+            out.append(m.group(0))
+            i = m.end()
+            continue
         c = word[i]
         if c == "\\":
             if i + 1 < n:
@@ -236,6 +250,8 @@ def expand(word: str, variables: dict[str, str], substitute: Substitute) -> tupl
 
 
 def _expand_double(body: str, variables: dict[str, str], substitute: Substitute) -> str:
+    if _DQ_SPECIAL.search(body) is None:
+        return body
     out: list[str] = []
     i, n = 0, len(body)
     while i < n:
