@@ -301,3 +301,16 @@ def test_the_task_quote_is_one_literal_word_here_and_in_a_real_sh(text):
     assert dev.shell(f"printf '%s' {q(text)}").stdout == text
     real = subprocess.run(["sh", "-c", f"printf '%s' {q(text)}"], capture_output=True, text=True)
     assert real.stdout == text
+
+
+def test_sqlite3_prints_every_statements_rows_and_literal_semicolons_do_not_split(dev):
+    """`sqlite3 DB "A; B; C"` runs each statement and prints what each returns, as the real
+    tool does; a `;` inside a string literal is part of the literal (a dump of INSERTs)."""
+    db = "/data/data/com.android.providers.contacts/databases/contacts2.db"
+    out = dev.shell(f"sqlite3 {db} \"SELECT 'x;y'; INSERT INTO accounts (account_name) VALUES ('a;b');"
+                    " SELECT 'INSERT INTO t VALUES(' || quote(account_name) || ');' FROM accounts"
+                    " WHERE account_name = 'a;b';\"")
+    assert out.ok, out.stderr
+    assert out.stdout == "x;y\nINSERT INTO t VALUES('a;b');\n"
+    bad = dev.shell(f"sqlite3 {db} \"SELECT 1; SELEC 2;\"")
+    assert not bad.ok and "syntax error" in bad.stderr

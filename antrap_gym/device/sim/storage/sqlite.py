@@ -18,6 +18,24 @@ class SqlError(Exception):
     """A statement SQLite refused; the message is what the `sqlite3` tool prints."""
 
 
+def split_statements(script: str) -> list[str]:
+    """The statements of `script`, each whole (SQLite's own tokenizer decides where a
+    statement ends, so a `;` in a literal or a trigger body stays inside); empty ones
+    dropped; a last statement without its `;` kept."""
+    out: list[str] = []
+    buf = ""
+    for part in script.split(";"):
+        buf += part + ";"
+        if sqlite3.complete_statement(buf):
+            if buf.strip(" \t\r\n;"):
+                out.append(buf)
+            buf = ""
+    rest = buf[:-1]
+    if rest.strip(" \t\r\n"):
+        out.append(rest)
+    return out
+
+
 class SqliteStore:
     """One database file: `path` (`/data/data/<package>/databases/<name>`) and `schema`."""
 
@@ -77,15 +95,15 @@ class SqliteStore:
 
     # --- the `sqlite3 DB "SQL"` path -------------------------------------------------
     def sql(self, statement: str) -> list[tuple]:
-        """Run raw SQL; several statements allowed (then no rows come back)."""
+        """Run raw SQL, one statement or several, and return the rows every statement
+        gave, in order, as the `sqlite3` tool prints them (`;` inside string literals
+        does not split a statement)."""
+        rows: list[tuple] = []
         try:
-            if sqlite3.complete_statement(statement) and statement.count(";") > 1:
-                self.db.executescript(statement)
-                self.revision += 1
-                return []
-            cur = self.db.execute(statement)
-            rows = cur.fetchall()
+            for one in split_statements(statement):
+                rows.extend(self.db.execute(one).fetchall())
         except (sqlite3.Error, sqlite3.Warning) as e:
             raise SqlError(str(e)) from None
-        self.revision += 1
+        finally:
+            self.revision += 1
         return rows
