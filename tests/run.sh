@@ -48,7 +48,10 @@ wheel_log="$(mktemp)"
 "$PY" -m pytest -q -p no:cacheprovider tests/test_wheel.py >"$wheel_log" 2>&1 &
 wheel_pid=$!
 status=0
-"$PY" -m pytest -q --ignore=tests/test_wheel.py || status=$?
+# Two workers (CI has two cores), each taking whole test files, so a file's module
+# fixtures (a trained policy, an eval run, an adb server) are built once.
+"$PY" -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist loadfile --durations=25 \
+  --ignore=tests/test_wheel.py || status=$?
 wheel_status=0
 wait "$wheel_pid" || wheel_status=$?
 echo "--- tests/test_wheel.py (run alongside) ---"

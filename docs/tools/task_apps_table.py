@@ -26,6 +26,14 @@ WHERE = {
     "com.google.android.contacts": "Google Contacts (Play Store / the AVD image)",
     "net.gsantner.markor": "Markor (F-Droid / GitHub release)",
     "ca.zgrs.clipper": "Clipper (the clipboard helper AndroidWorld installs)",
+    "com.simplemobiletools.calendar.pro": "Simple Calendar Pro (F-Droid)",
+    "com.simplemobiletools.smsmessenger": "Simple SMS Messenger (F-Droid)",
+    "com.simplemobiletools.gallery.pro": "Simple Gallery Pro (F-Droid)",
+    "com.arduia.expense": "Pro Expense (F-Droid)",
+    "com.flauschcode.broccoli": "Broccoli (F-Droid)",
+    "org.tasks": "Tasks.org (F-Droid)",
+    "net.cozic.joplin": "Joplin (GitHub release)",
+    "de.dennisguse.opentracks": "OpenTracks (F-Droid)",
 }
 
 
