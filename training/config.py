@@ -68,11 +68,19 @@ class TinyConfig:
     vocab_size: int = 4096
     max_position_embeddings: int = 8192
     corpus_variants: int = 2  # seeded variants per task template in the tokenizer corpus
+    # model.family set (a tiny Qwen2.5-VL / Qwen3-VL, `training.tiny_qwen_vl`): the vision tower
+    vision_hidden_size: int = 32
+    vision_layers: int = 2
+    vision_heads: int = 2
+    image_tokens: int = 36  # a screenshot's merged image tokens at most (max_pixels = this x factor^2)
 
 
 @dataclass
 class ModelConfig:
     path: str | None = None  # a local HF model directory; null = build the tiny policy
+    #: the VLM family (its coordinates and image geometry): null = read from path's config.json
+    #: (a text model when none); with path null, the tiny model of that family is built
+    family: Literal["qwen2_5_vl", "qwen3_vl"] | None = None
     tiny: TinyConfig = field(default_factory=TinyConfig)
     dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
     device: Literal["auto", "cpu", "cuda"] = "auto"
@@ -233,8 +241,24 @@ class TrainConfig:
 
     # --- derived -----------------------------------------------------------------------------
     def policy_config(self) -> PolicyConfig:
-        """The policy format as the agents take it."""
-        return PolicyConfig(**self.policy)
+        """The policy format as the agents take it: the `policy` section over what the
+        model's family fixes (`model_geometry`), so a Qwen3-VL speaks 0-1000 unless told."""
+        return PolicyConfig(**{**self.model_geometry(), **self.policy})
+
+    def model_geometry(self) -> dict[str, Any]:
+        """`coords`, `factor` and image bounds of the model's family (`agents.families`):
+        from `model.path`'s config and processor files, or, for the tiny model of
+        `model.family`, the bounds it is built with; {} for a text model."""
+        from antrap_gym.agents.families import family, policy_geometry
+
+        m = self.model
+        if m.path:
+            return policy_geometry(m.family, m.path)
+        if m.family is None:
+            return {}
+        f = family(m.family).factor
+        return {**policy_geometry(m.family), "min_pixels": 4 * f * f,
+                "max_pixels": m.tiny.image_tokens * f * f}
 
     def obs_mode(self) -> str:
         """The env's observation mode: `env.obs_mode`, else what the policy reads."""

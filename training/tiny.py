@@ -120,7 +120,8 @@ def is_model_dir(path: str | Path) -> bool:
 
 def policy_path(cfg: TrainConfig, run_dir: str | Path, stage: str = "sft") -> Path:
     """The model a stage starts from: `grpo.init_from` (grpo), else `model.path`, else the
-    tiny policy built (once; reused on resume) in `<run_dir>/tiny-init`."""
+    tiny policy built (once; reused on resume) in `<run_dir>/tiny-init` (a tiny
+    Qwen2.5-VL / Qwen3-VL when `model.family` is set)."""
     if stage == "grpo" and cfg.grpo.init_from:
         p = Path(cfg.grpo.init_from).expanduser()
     elif cfg.model.path:
@@ -128,7 +129,12 @@ def policy_path(cfg: TrainConfig, run_dir: str | Path, stage: str = "sft") -> Pa
     else:
         p = Path(run_dir) / TINY_DIR
         if not is_model_dir(p):
-            build_tiny_policy(p, cfg.model.tiny, cfg.policy_config(), cfg.train.seed)
+            if cfg.model.family:  # GUI-Owl's own architecture at toy sizes
+                from antrap_gym.training.tiny_qwen_vl import build_tiny_qwen_vl
+
+                build_tiny_qwen_vl(p, cfg.model.family, cfg.model.tiny, seed=cfg.train.seed)
+            else:
+                build_tiny_policy(p, cfg.model.tiny, cfg.policy_config(), cfg.train.seed)
         return p
     if not p.is_dir():
         raise FileNotFoundError(f"{p} is not a local model directory (models are never downloaded: "
@@ -148,6 +154,7 @@ def load_policy(model_cfg: ModelConfig, path: str | Path | None = None):
     import transformers as tf
 
     from antrap_gym.agents.transformers_agent import _is_vlm
+    from antrap_gym.agents.vl_processor import load_processor
     from antrap_gym.training.config import resolve_dtype
 
     src = path or model_cfg.path
@@ -162,7 +169,7 @@ def load_policy(model_cfg: ModelConfig, path: str | Path | None = None):
         kw["attn_implementation"] = model_cfg.attn_implementation
     config = tf.AutoConfig.from_pretrained(p, **load)
     if _is_vlm(p, config):
-        proc = tf.AutoProcessor.from_pretrained(p, **load)
+        proc = load_processor(p, **load)
         model = tf.AutoModelForImageTextToText.from_pretrained(p, **kw, **load)
         template = getattr(proc, "chat_template", None) or getattr(getattr(proc, "tokenizer", None),
                                                                    "chat_template", None)

@@ -36,6 +36,10 @@ class TransformersAgent(Agent):
         seeded from `seed` and the episode seed, so a run repeats exactly.
     prompt / coords / observation / element_index / ...: the policy format;
         observation None = "text" for text models, "screenshot" for VLMs.
+    coords / factor / min_pixels / max_pixels: None = the model's own: the family
+        from config.json (Qwen2.5-VL: absolute pixels, factor 28; Qwen3-VL: relative
+        0-1000, factor 32; see `agents.families`), the pixel bounds from its image
+        processor; a text model: absolute, 28.
     threads: torch's CPU threads in this process (None: torch's default, one per
         core; with several eval workers on a CPU, cores / workers each).
     """
@@ -43,10 +47,10 @@ class TransformersAgent(Agent):
     name = "transformers"
 
     def __init__(self, model_path: str | Path, device: str = "cpu", dtype: str = "auto",
-                 max_new_tokens: int = 256, prompt: str = "guiowl", coords: str = "absolute",
+                 max_new_tokens: int = 256, prompt: str = "guiowl", coords: str | None = None,
                  observation: str | None = None, element_index: bool | None = None,
                  do_sample: bool = False, temperature: float = 1.0, top_p: float = 1.0,
-                 top_k: int | None = None, seed: int = 0, factor: int = QWEN25_FACTOR,
+                 top_k: int | None = None, seed: int = 0, factor: int | None = None,
                  min_pixels: int | None = None, max_pixels: int | None = None, max_history: int = 20,
                  max_element_chars: int = 16_000, lenient: bool = True,
                  trust_remote_code: bool = False, conclusion: bool = True,
@@ -54,6 +58,9 @@ class TransformersAgent(Agent):
                  element_bounds: bool = True, threads: int | None = None) -> None:
         import torch
         import transformers as tf
+
+        from antrap_gym.agents.families import detect_family, policy_geometry, processor_geometry
+        from antrap_gym.agents.vl_processor import load_processor
 
         if threads:  # CPU threads for this process (several agents on few cores: 1 each)
             torch.set_num_threads(int(threads))
@@ -76,7 +83,7 @@ class TransformersAgent(Agent):
         model_config = tf.AutoConfig.from_pretrained(path, **load)
         self.is_vlm = _is_vlm(path, model_config)
         if self.is_vlm:
-            self.processor = tf.AutoProcessor.from_pretrained(path, **load)
+            self.processor = load_processor(path, **load)
             self.tokenizer = getattr(self.processor, "tokenizer", self.processor)
             self.model = tf.AutoModelForImageTextToText.from_pretrained(path, dtype=tdtype, **load)
         else:
@@ -89,16 +96,20 @@ class TransformersAgent(Agent):
                 self.processor is None or getattr(self.processor, "chat_template", None) is None):
             raise ValueError(f"{path} has no chat template; set tokenizer.chat_template and save it")
 
-        kw: dict[str, Any] = {"prompt": prompt, "coords": coords,
+        # coordinates and image geometry: given, else the model family's (Qwen2.5-VL: absolute
+        # pixels, multiples of 28; Qwen3-VL: relative 0-1000, multiples of 32) and its processor's
+        geo = {**policy_geometry(detect_family(path), path), **processor_geometry(path)}
+        self.family = detect_family(path)
+        kw: dict[str, Any] = {"prompt": prompt, "coords": coords or geo.get("coords", "absolute"),
                               "observation": observation or ("screenshot" if self.is_vlm else "text"),
-                              "element_index": element_index, "factor": factor,
+                              "element_index": element_index,
+                              "factor": factor or geo.get("factor", QWEN25_FACTOR),
                               "max_history": max_history, "max_element_chars": max_element_chars,
                               "conclusion": conclusion, "goal_reminder": goal_reminder,
                               "tool_docs": tool_docs, "element_bounds": element_bounds}
-        if min_pixels is not None:
-            kw["min_pixels"] = min_pixels
-        if max_pixels is not None:
-            kw["max_pixels"] = max_pixels
+        for key, value in (("min_pixels", min_pixels), ("max_pixels", max_pixels)):
+            if value is not None or key in geo:
+                kw[key] = value if value is not None else geo[key]
         self.config = PolicyConfig(**kw)
         self.observation = self.config.observation
         self.max_new_tokens = max_new_tokens
