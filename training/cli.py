@@ -9,6 +9,9 @@ without torch).
     antrap train grpo --config configs/train/smoke_cpu.yaml --out runs/smoke/grpo \\
         --set grpo.init_from=runs/smoke/sft/final
     antrap train sft  --config clean --resume --set sft.lr=1e-4 --set model.path=/models/gui-owl-7b
+    antrap train export --merge runs/lora/sft/final --out runs/lora/merged   # LoRA adapters -> a checkpoint
+    accelerate launch --config_file configs/accelerate/8gpu_zero3.yaml -m antrap_gym.training.cli \
+        train grpo --config guiowl7b_8gpu --set model.path=/models/GUI-Owl-7B
 """
 
 from __future__ import annotations
@@ -68,6 +71,17 @@ def add_training_parsers(subparsers) -> None:
         s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="override a config key, e.g. sft.lr=1e-4 (repeatable)")
         s.set_defaults(fn=run_train)
+    e = stages.add_parser("export", help="merge a LoRA run's adapters into an ordinary checkpoint",
+                          description="Merge the LoRA adapters of a run (RUN/final or a checkpoint) into "
+                                      "their base model and save a plain save_pretrained directory "
+                                      "(weights, tokenizer, policy format) that any loader takes.")
+    e.add_argument("--merge", required=True, metavar="ADAPTERS",
+                   help="a LoRA adapter directory, e.g. RUN/final")
+    e.add_argument("--out", required=True, help="the merged checkpoint's directory (new or empty)")
+    e.add_argument("--dtype", choices=("auto", "float32", "bfloat16", "float16"), default="auto",
+                   help="weights' dtype (auto: the base checkpoint's own)")
+    e.add_argument("--trust-remote-code", action="store_true", help="for bases that ship their own code")
+    e.set_defaults(fn=run_export)
 
 
 def _overrides(args: argparse.Namespace) -> list[str]:
@@ -133,6 +147,18 @@ def run_train(args: argparse.Namespace) -> int:
     except (ConfigError, FileNotFoundError, RunExists) as e:
         return _err(e.args[0] if e.args else str(e))
     print(final)
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """`train export --merge ADAPTERS --out DIR`: `training.lora.export_merged`."""
+    from antrap_gym.training.lora import export_merged
+
+    try:
+        out = export_merged(args.merge, args.out, dtype=args.dtype, trust_remote_code=args.trust_remote_code)
+    except (FileNotFoundError, FileExistsError, ValueError, ImportError) as e:
+        return _err(e.args[0] if e.args else str(e))
+    print(out)
     return 0
 
 

@@ -76,12 +76,26 @@ class TinyConfig:
 
 
 @dataclass
+class LoRAConfig:
+    """LoRA adapters (peft) instead of full fine-tuning: the base stays frozen, only the
+    adapters train, and checkpoints hold the adapters alone (`training.lora`)."""
+
+    r: int = 16
+    alpha: float = 32.0
+    dropout: float = 0.05
+    #: module names (Qwen's attention and MLP projections), or [all-linear]
+    target_modules: list[str] = field(default_factory=lambda: [
+        "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
+
+
+@dataclass
 class ModelConfig:
     path: str | None = None  # a local HF model directory; null = build the tiny policy
     #: the VLM family (its coordinates and image geometry): null = read from path's config.json
     #: (a text model when none); with path null, the tiny model of that family is built
     family: Literal["qwen2_5_vl", "qwen3_vl"] | None = None
     tiny: TinyConfig = field(default_factory=TinyConfig)
+    lora: LoRAConfig | None = None  # null: full fine-tuning
     dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
     device: Literal["auto", "cpu", "cuda"] = "auto"
     trust_remote_code: bool = False
@@ -488,6 +502,8 @@ def validate(cfg: TrainConfig) -> None:
     t = cfg.model.tiny
     if t.hidden_size % t.num_heads or t.num_heads % t.num_kv_heads:
         raise ConfigError("model.tiny: hidden_size must divide by num_heads, num_heads by num_kv_heads")
+    if cfg.model.lora is not None:
+        check_lora(cfg.model.lora)
     for where, v in (("sft.batch_size", cfg.sft.batch_size),
                      ("grpo.num_generations", cfg.grpo.num_generations),
                      ("grpo.batch_size", cfg.grpo.batch_size), ("env.variants", cfg.env.variants),
@@ -514,6 +530,18 @@ def validate(cfg: TrainConfig) -> None:
         raise ConfigError(f"sft.collect.noise_kinds: {e}") from None
     if cfg.policy_config().shows_image and cfg.obs_mode() == "text":
         raise ConfigError("env.obs_mode text gives no screenshot, but policy.observation wants one")
+
+
+def check_lora(lora: LoRAConfig) -> None:
+    """The LoRA section's own checks (whether its modules exist is checked on the model)."""
+    if lora.r < 1:
+        raise ConfigError(f"model.lora.r must be at least 1, got {lora.r}")
+    if lora.alpha <= 0:
+        raise ConfigError(f"model.lora.alpha must be positive, got {lora.alpha}")
+    if not 0.0 <= lora.dropout < 1.0:
+        raise ConfigError(f"model.lora.dropout must be in [0, 1), got {lora.dropout}")
+    if not lora.target_modules or any(not str(m).strip() for m in lora.target_modules):
+        raise ConfigError("model.lora.target_modules must name at least one module (or [all-linear])")
 
 
 def parse_override(item: str) -> tuple[list[str], Any]:
@@ -726,6 +754,7 @@ __all__ = [
     "EnvConfig",
     "EvalAfterConfig",
     "GRPOSection",
+    "LoRAConfig",
     "ModelConfig",
     "RewardWeights",
     "RunConfig",
@@ -734,6 +763,7 @@ __all__ = [
     "TrainConfig",
     "TrapsConfig",
     "apply_overrides",
+    "check_lora",
     "checkpointing_kwargs",
     "configure_torch",
     "from_dict",

@@ -36,6 +36,7 @@ from antrap_gym.training.config import (
     trainer_kwargs,
     vllm_kwargs,
 )
+from antrap_gym.training.distributed import world_size
 
 
 def prompts_per_step(config: TrainConfig) -> int:
@@ -126,6 +127,8 @@ def grpo_args(config: TrainConfig, out: Path):
         remove_unused_columns=False,
         **vllm_kwargs(config),
     )
+    if world_size() > 1:  # each process reads its own live stream: its states are in its own rewarder
+        kw["accelerator_config"] = {"dispatch_batches": False}
     # after the scored rewards come success and the parse rate, logged with weight 0
     kw["reward_weights"] = [w.format, w.validity, w.progress, 0.0, 0.0] if g.granularity == "step" \
         else [1.0, 0.0, 0.0]
@@ -156,31 +159,37 @@ def run_grpo(config: TrainConfig, out: str | Path | None = None, resume: bool | 
     from transformers import PrinterCallback, set_seed
     from trl import GRPOTrainer
 
+    from antrap_gym.training.distributed import is_main, main_first
     from antrap_gym.training.evaluation import finish_run, save_final
-    from antrap_gym.training.tiny import load_policy, policy_path
+    from antrap_gym.training.lora import prepare_model
+    from antrap_gym.training.tiny import policy_path
 
     console = Console(stderr=True)
     quiet_libraries()
     configure_torch(config)
     run = config.run_dir("grpo", out)
     resume = config.train.resume if resume is None else resume
-    ckpt = start_run(run, resume)
-    (run / "train_config.yaml").write_text(config.to_yaml())
-    t0 = time.monotonic()
-    info = finished(run) if resume else None
+    with main_first():  # under `accelerate launch`: one process prepares the run, the others reuse it
+        ckpt = start_run(run, resume)
+        if is_main():
+            (run / "train_config.yaml").write_text(config.to_yaml())
+        t0 = time.monotonic()
+        info = finished(run) if resume else None
+        if info is None:
+            set_seed(config.train.seed)
+            model_dir = policy_path(config, run, "grpo")
     if info is not None:
         console.print(f"training already finished in {run / FINAL_DIR}")
     else:
-        set_seed(config.train.seed)
-        model_dir = policy_path(config, run, "grpo")
-        model, proc = load_policy(config.model, model_dir)
+        model, proc, peft_config = prepare_model(config, model_dir)
         cb = MetricsCallback(run, "grpo", progress=config.train.progress,
                              extra={"model": str(model_dir), "granularity": config.grpo.granularity,
                                     "traps": config.trap_stack()})
         parts = build_parts(config, model, proc)
         trainer = GRPOTrainer(model=model, reward_funcs=parts["reward_funcs"], args=grpo_args(config, run),
                               train_dataset=parts["dataset"], processing_class=proc,
-                              rollout_func=parts.get("rollout_func"), callbacks=[cb])
+                              rollout_func=parts.get("rollout_func"), callbacks=[cb],
+                              peft_config=peft_config)
         parts["bind"](trainer, cb)
         if config.train.progress:
             trainer.remove_callback(PrinterCallback)
@@ -196,8 +205,12 @@ def run_grpo(config: TrainConfig, out: str | Path | None = None, resume: bool | 
                 "resumed_from": str(ckpt) if ckpt else None, "model_init": str(model_dir),
                 "traps": config.trap_stack(), "config": config.source,
                 "train_wall_s": round(time.monotonic() - t0, 2), **parts["stats"]()}
+        if not is_main():  # the weights are saved by all processes together; the rest by the main one
+            trainer.save_model(str(run / FINAL_DIR))
+            return run / FINAL_DIR
         save_final(trainer, proc, run, config, info)
-    finish_run(run, config, info)
+    if is_main():
+        finish_run(run, config, info)
     return run / FINAL_DIR
 
 
@@ -230,8 +243,10 @@ def build_parts(config: TrainConfig, model, proc) -> dict[str, Any]:
     stream = LiveStates(config, gatherer, rewarder, policy=live if g.oracle_share < 1 else None)
 
     def bind(trainer, cb) -> None:
+        from antrap_gym.training.distributed import is_main
+
         stream.trainer = trainer
-        stream.log = cb.write
+        stream.log = cb.write if is_main() else None  # one process writes metrics.jsonl
 
     def close() -> None:
         gatherer.close()

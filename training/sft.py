@@ -19,6 +19,7 @@ Everything is logged to `<out>/metrics.jsonl`; `<out>/result.json` sums it up.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 from typing import Any
@@ -126,25 +127,30 @@ def run_sft(config: TrainConfig, out: str | Path | None = None, resume: bool | N
     from transformers import PrinterCallback, set_seed
     from trl import SFTTrainer
 
+    from antrap_gym.training.distributed import is_main, main_first
     from antrap_gym.training.evaluation import finish_run, save_final
-    from antrap_gym.training.tiny import load_policy, policy_path
+    from antrap_gym.training.lora import prepare_model
+    from antrap_gym.training.tiny import policy_path
 
     console = Console(stderr=True)
     quiet_libraries()
     configure_torch(config)
     run = config.run_dir("sft", out)
     resume = config.train.resume if resume is None else resume
-    ckpt = start_run(run, resume)
-    (run / "train_config.yaml").write_text(config.to_yaml())
-    t0 = time.monotonic()
-    info = finished(run) if resume else None
+    with main_first():  # under `accelerate launch`: one process prepares the run, the others reuse it
+        ckpt = start_run(run, resume)
+        if is_main():
+            (run / "train_config.yaml").write_text(config.to_yaml())
+        t0 = time.monotonic()
+        info = finished(run) if resume else None
+        if info is None:
+            set_seed(config.train.seed)
+            model_dir = policy_path(config, run, "sft")
+            paths = resolve_data(config, run, console)
     if info is not None:
         console.print(f"training already finished in {run / FINAL_DIR}")
     else:
-        set_seed(config.train.seed)
-        model_dir = policy_path(config, run, "sft")
-        paths = resolve_data(config, run, console)
-        model, proc = load_policy(config.model, model_dir)
+        model, proc, peft_config = prepare_model(config, model_dir)
         tok = getattr(proc, "tokenizer", proc)
         dataset, stats = build_dataset(paths, proc, config.sft.max_length)
         args = sft_args(config, run, stats["vlm"])
@@ -153,7 +159,8 @@ def run_sft(config: TrainConfig, out: str | Path | None = None, resume: bool | N
         extra = {"dataset": stats, "model": str(model_dir), "data": [str(p) for p in paths]}
         cb = MetricsCallback(run, "sft", progress=config.train.progress, extra=extra)
         trainer = SFTTrainer(model=model, args=args, train_dataset=dataset,
-                             processing_class=proc if stats["vlm"] else tok, callbacks=[cb])
+                             processing_class=proc if stats["vlm"] else tok, callbacks=[cb],
+                             peft_config=peft_config)
         if config.train.progress:  # the bar shows the loss; no printed log dicts under it
             trainer.remove_callback(PrinterCallback)
         try:
@@ -163,9 +170,14 @@ def run_sft(config: TrainConfig, out: str | Path | None = None, resume: bool | N
         info = {"stage": "sft", "global_step": trainer.state.global_step,
                 "train_loss": result.training_loss, "resumed_from": str(ckpt) if ckpt else None,
                 "model_init": str(model_dir), "data": [str(p) for p in paths], "dataset": stats,
-                "config": config.source, "train_wall_s": round(time.monotonic() - t0, 2)}
+                "config": config.source, "train_wall_s": round(time.monotonic() - t0, 2),
+                "lora": dataclasses.asdict(config.model.lora) if config.model.lora else None}
+        if not is_main():  # the weights are saved by all processes together; the rest by the main one
+            trainer.save_model(str(run / FINAL_DIR))
+            return run / FINAL_DIR
         save_final(trainer, proc, run, config, info)
-    finish_run(run, config, info)
+    if is_main():
+        finish_run(run, config, info)
     return run / FINAL_DIR
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from antrap_gym.agents.adapters import adapter_base, is_adapter_dir, load_merged
 from antrap_gym.agents.base import Agent
 from antrap_gym.agents.policy import QWEN25_FACTOR, PolicyConfig, PolicySession
 
@@ -27,7 +28,8 @@ def _is_vlm(path: Path, config: Any) -> bool:
 class TransformersAgent(Agent):
     """A policy model run in-process with transformers.
 
-    model_path: a local directory (`save_pretrained` layout).
+    model_path: a local directory (`save_pretrained` layout), or a LoRA run's adapter
+        directory (its base loads from the local path it names; adapters merged in).
     device: "cpu", "cuda", "cuda:N" or "auto" (CUDA when available).
     dtype: "auto" (bfloat16 on CUDA if supported, else float32), "float32",
         "float16" or "bfloat16".
@@ -80,16 +82,22 @@ class TransformersAgent(Agent):
         else:
             tdtype = getattr(torch, dtype)
         load = {"local_files_only": True, "trust_remote_code": trust_remote_code}
-        model_config = tf.AutoConfig.from_pretrained(path, **load)
-        self.is_vlm = _is_vlm(path, model_config)
+        # a LoRA run's adapters: the base model they name, with the adapters merged in
+        adapter = is_adapter_dir(path)
+        base = adapter_base(path) if adapter else path
+        model_config = tf.AutoConfig.from_pretrained(base, **load)
+        self.is_vlm = _is_vlm(base, model_config)
+        cls = tf.AutoModelForImageTextToText if self.is_vlm else tf.AutoModelForCausalLM
         if self.is_vlm:
             self.processor = load_processor(path, **load)
             self.tokenizer = getattr(self.processor, "tokenizer", self.processor)
-            self.model = tf.AutoModelForImageTextToText.from_pretrained(path, dtype=tdtype, **load)
         else:
             self.processor = None
             self.tokenizer = tf.AutoTokenizer.from_pretrained(path, **load)
-            self.model = tf.AutoModelForCausalLM.from_pretrained(path, dtype=tdtype, **load)
+        if adapter:
+            self.model = load_merged(cls, path, dtype=tdtype, **load)
+        else:
+            self.model = cls.from_pretrained(path, dtype=tdtype, **load)
         self.model.to(device)
         self.model.eval()
         if getattr(self.tokenizer, "chat_template", None) is None and (
@@ -98,8 +106,8 @@ class TransformersAgent(Agent):
 
         # coordinates and image geometry: given, else the model family's (Qwen2.5-VL: absolute
         # pixels, multiples of 28; Qwen3-VL: relative 0-1000, multiples of 32) and its processor's
-        geo = {**policy_geometry(detect_family(path), path), **processor_geometry(path)}
-        self.family = detect_family(path)
+        geo = {**policy_geometry(detect_family(base), base), **processor_geometry(path)}
+        self.family = detect_family(base)
         kw: dict[str, Any] = {"prompt": prompt, "coords": coords or geo.get("coords", "absolute"),
                               "observation": observation or ("screenshot" if self.is_vlm else "text"),
                               "element_index": element_index,
