@@ -218,3 +218,28 @@ def test_repeating_events_show_on_their_repetitions():
     assert "Standup" in texts(d)
     tap(d, content_description="Next day")
     assert "Standup" not in texts(d)
+
+
+def test_the_month_and_list_views_place_events_on_the_days_they_fall_on():
+    """`by_day` (a whole month at once) gives every day exactly what `on_day` gives it:
+    one-off events over midnight and month ends, daily, weekly (rules), monthly, yearly."""
+    import datetime as dt
+
+    from antrap_gym.device.sim.apps.calendar.occurrences import by_day, on_day
+    from antrap_gym.device.sim.apps.calendar.store import DAY, MONTH, WEEK, YEAR, Event
+
+    rng = np.random.default_rng(7)
+    base = int(dt.datetime(2023, 9, 20, tzinfo=dt.UTC).timestamp())
+    events = []
+    for i in range(120):
+        start = base + int(rng.integers(0, 60 * DAY))
+        length = int(rng.choice([15 * 60, 3600, 5 * 3600, DAY, 3 * DAY + 7]))
+        iv = int(rng.choice([0, 0, 0, DAY, 2 * DAY, WEEK, 2 * WEEK, MONTH, YEAR]))
+        rule = int(rng.integers(0, 128)) if iv % WEEK == 0 and iv else 0
+        events.append(Event(i + 1, start, start + length, f"e{i}", "", "", iv, rule))
+    first = dt.date(2023, 9, 24)
+    days = by_day(events, first, 42)
+    assert len(days) == 42
+    for k in range(42):
+        d = first + dt.timedelta(days=k)
+        assert [e.id for e in days[d]] == [e.id for e in on_day(events, d)], d

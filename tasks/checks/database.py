@@ -7,6 +7,7 @@ files are pulled and opened together, so the rows are the ones the app sees.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import sqlite3
 import tempfile
@@ -59,9 +60,31 @@ def read_rows(device: Device, path: str, sql: str, params: tuple = ()) -> list[d
             raise DatabaseError(f"{path}: {sql}: {e}") from e
 
 
+#: the last few (image, query) -> rows: the oracle checks after every step, and most steps
+#: leave the database as it was (an image's bytes hash once; equal images hit)
+_RECENT: collections.OrderedDict[tuple[bytes, str, tuple], list[dict[str, Any]]] = collections.OrderedDict()
+_RECENT_SIZE = 8
+
+
 def _query_image(main: bytes, path: str, sql: str, params: tuple) -> list[dict[str, Any]]:
     """A rollback-journal database read from its bytes in memory (no temporary file:
     checks run every step, and a folder per read costs milliseconds on a slow disk)."""
+    key = (main, sql, params)
+    try:
+        hit = _RECENT.get(key)
+    except TypeError:  # unhashable parameters: no memo
+        return _query_fresh(main, path, sql, params)
+    if hit is not None:
+        _RECENT.move_to_end(key)
+        return [dict(r) for r in hit]
+    rows = _query_fresh(main, path, sql, params)
+    _RECENT[key] = rows
+    if len(_RECENT) > _RECENT_SIZE:
+        _RECENT.popitem(last=False)
+    return [dict(r) for r in rows]
+
+
+def _query_fresh(main: bytes, path: str, sql: str, params: tuple) -> list[dict[str, Any]]:
     con = sqlite3.connect(":memory:")
     try:
         con.deserialize(main)

@@ -51,8 +51,37 @@ def occurs_on(e: Event, d: dt.date) -> bool:
     return _repeats_on(e, d)
 
 
-def on_day(events: list[Event], d: dt.date) -> list[Event]:
-    """The events on day `d`, by start time of day."""
-    hits = [e for e in events if occurs_on(e, d)]
+def _order(d: dt.date, hits: list[Event]) -> list[Event]:
     return sorted(hits, key=lambda e: (to_dt(e.start_ts).time() if e.repeat_interval
                                         else to_dt(max(e.start_ts, day_start(d))).time(), e.id))
+
+
+def on_day(events: list[Event], d: dt.date) -> list[Event]:
+    """The events on day `d`, by start time of day."""
+    return _order(d, [e for e in events if occurs_on(e, d)])
+
+
+_EPOCH = dt.date(1970, 1, 1).toordinal()
+
+
+def by_day(events: list[Event], first: dt.date, days: int) -> dict[dt.date, list[Event]]:
+    """`on_day` for every day of [first, first + days) at once (the month and list views):
+    a one-off event goes straight to the days it spans (UTC days by integer division);
+    only repeating events are tested day by day."""
+    lo = first.toordinal() - _EPOCH
+    hi = lo + days
+    buckets: dict[int, list[Event]] = {}
+    repeating = []
+    for e in events:
+        if e.repeat_interval > 0:
+            repeating.append(e)
+            continue
+        a, b = e.start_ts // DAY, max(e.start_ts, e.end_ts - 1) // DAY
+        for k in range(max(a, lo), min(b, hi - 1) + 1):
+            buckets.setdefault(k, []).append(e)
+    out = {}
+    for k in range(lo, hi):
+        d = dt.date.fromordinal(k + _EPOCH)
+        hits = buckets.get(k, []) + [e for e in repeating if _repeats_on(e, d)]
+        out[d] = _order(d, hits) if len(hits) > 1 else hits
+    return out

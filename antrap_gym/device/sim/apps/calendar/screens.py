@@ -18,7 +18,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import Activity
-from antrap_gym.device.sim.apps.calendar.occurrences import day_start, on_day, to_dt
+from antrap_gym.device.sim.apps.calendar.occurrences import by_day, day_start, on_day, to_dt
 from antrap_gym.device.sim.apps.calendar.store import REPEATS, WEEK, EventsDatabase
 from antrap_gym.device.sim.toolkit.builder import BarAction
 from antrap_gym.device.sim.toolkit.card import split
@@ -121,6 +121,7 @@ class MainActivity(CalendarActivity):
         first = dt.date(y, m, 1)
         start = first - dt.timedelta(days=(first.weekday() + 1) % 7)
         today = self._today(phone)
+        days = by_day(events, start, 42)
         for week in range(6):
             row = (ui.rect[0], top + week * cell_h, ui.rect[2], top + (week + 1) * cell_h)
             for col, c in enumerate(split(row, 7, 0)):
@@ -129,7 +130,7 @@ class MainActivity(CalendarActivity):
                              style="month", checked=d == today,
                              on_click=lambda d=d: self._open_day(phone, d, True))
                 line = ui.dp(16)
-                for i, e in enumerate(on_day(events, d)[: max(0, (cell_h - ui.dp(24)) // line)]):
+                for i, e in enumerate(days[d][: max(0, (cell_h - ui.dp(24)) // line)]):
                     ty = c[1] + ui.dp(22) + i * line
                     ui.mk("text", (c[0] + ui.dp(2), ty, c[2] - ui.dp(2), ty + line), cell,
                           text=e.title, style="caption")
@@ -156,7 +157,8 @@ class MainActivity(CalendarActivity):
         days = [first + dt.timedelta(days=i) for i in range((end - first).days)]
         self._arrows(ui, f"{calendar.month_name[m]} {y}", "month",
                      lambda k: self._shift_month(phone, k))
-        shown = [(d, on_day(events, d)) for d in days]
+        every = by_day(events, first, len(days))
+        shown = [(d, every[d]) for d in days]
         shown = [(d, es) for d, es in shown if es]
         if not shown:
             ui.empty("No upcoming events")
