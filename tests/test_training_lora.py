@@ -34,6 +34,10 @@ def data(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def tiny_dir(data, tmp_path_factory) -> Path:
+    return small_policy(data, tmp_path_factory.mktemp("tiny"))
+
+
+def small_policy(data: Path, out: Path) -> Path:
     """A tiny Qwen3 policy whose tokenizer is trained on the SFT rows alone (seconds, where the
     phone-wide corpus of `build_tiny_policy` takes a minute on a busy 2-core machine)."""
     import torch
@@ -51,7 +55,6 @@ def tiny_dir(data, tmp_path_factory) -> Path:
     torch.manual_seed(0)
     model = Qwen3ForCausalLM(config)
     model.generation_config = GenerationConfig(eos_token_id=[eos, pad], pad_token_id=pad, do_sample=False)
-    out = tmp_path_factory.mktemp("tiny")
     model.save_pretrained(out)
     tok.save_pretrained(out)
     return out
@@ -135,7 +138,8 @@ def test_adapters_are_saved_with_the_policy_format_and_reload(sft_run, tiny_dir)
         assert len(match) == 1 and torch.equal(loaded[match[0]], v), k
 
 
-def test_merged_export_loads_as_a_checkpoint_with_the_adapter_models_logits(sft_run, tiny_dir, data, tmp_path):
+def test_merged_export_loads_as_a_checkpoint_with_the_adapter_models_logits(sft_run, tiny_dir, data,
+                                                                            tmp_path):
     import torch
     from peft import AutoPeftModelForCausalLM
 
