@@ -44,13 +44,6 @@ def overrides(**extra) -> list[str]:
     return [f"{k}={v}" for k, v in {**base, **extra}.items()]
 
 
-def cell(summary: dict, setting: str) -> dict:
-    agent = next(iter(summary["agents"].values()))
-    row = agent["clean"] if setting == "clean" else agent["traps"][setting]
-    return {"rate": row["success_rate"], "ci95": row["ci95"], "n": row["n"],
-            "recovery": row.get("recovery_rate"), "recovery_ci95": row.get("recovery_ci95")}
-
-
 def pct_ci(rate: float | None, ci: list[float] | None) -> str:
     if rate is None:
         return "–"
@@ -62,18 +55,9 @@ def fmt(c: dict) -> str:
     return f"{pct_ci(c['rate'], c['ci95'])} (n={c['n']})"
 
 
-def rise(before: dict, after: dict) -> dict:
-    """after - before success under the trap, with Newcombe's 95% interval for a difference
-    of two proportions; `measured` when the whole interval lies above zero."""
-    from antrap_gym.eval.metrics import newcombe
-
-    lo, hi = newcombe(after["rate"], after["ci95"], before["rate"], before["ci95"])
-    return {"delta": after["rate"] - before["rate"], "ci95": [lo, hi], "measured": lo > 0}
-
-
 def main(argv: list[str] | None = None) -> int:
     from antrap_gym.training.config import load_config
-    from antrap_gym.training.evaluation import evaluate_checkpoint
+    from antrap_gym.training.evaluation import evaluate_checkpoint, success_change, summary_cell
     from antrap_gym.training.grpo import run_grpo
     from antrap_gym.training.sft import run_sft
 
@@ -141,14 +125,15 @@ def main(argv: list[str] | None = None) -> int:
     times["eval_after"] = time.monotonic() - t
     times["total"] = time.monotonic() - t0
 
-    result = {"before": {s: cell(before, s) for s in ("clean", "external_interruption")},
-              "after": {s: cell(after, s) for s in ("clean", "external_interruption")},
+    result = {"before": {s: summary_cell(before, s) for s in ("clean", "external_interruption")},
+              "after": {s: summary_cell(after, s) for s in ("clean", "external_interruption")},
               "minutes": {k: round(v / 60, 2) for k, v in times.items()},
               "sft_steps": args.sft_steps, "grpo_steps": args.grpo_steps,
               "noise": args.noise, "tap_weight": args.tap_weight, "sft_variants": args.sft_variants,
               "generations": args.generations, "eval_variants": args.eval_variants,
               "trapped_weight": args.trapped_weight, "beta": args.beta, "seed": args.seed}
-    result["rise"] = rise(result["before"]["external_interruption"], result["after"]["external_interruption"])
+    result["rise"] = success_change(result["before"]["external_interruption"],
+                                    result["after"]["external_interruption"])
     (out / "results.json").write_text(json.dumps(result, indent=1))
     lines = ["| policy | clean | external_interruption | recovered from the pop-up |", "|---|---|---|---|"]
     for name, key in (("SFT (clean oracle data)", "before"), ("SFT + adversarial GRPO", "after")):

@@ -58,12 +58,14 @@ def eval_suite(config: TrainConfig) -> str:
 
 
 def evaluate_checkpoint(path: str | Path, config: TrainConfig, out: str | Path | None = None, *,
-                        label: str | None = None, resume: bool = True, progress: bool | None = None
-                        ) -> dict[str, Any]:
+                        label: str | None = None, resume: bool = True, progress: bool | None = None,
+                        inline: bool = False, artifacts: bool = True) -> dict[str, Any]:
     """Evaluate the checkpoint at `path`; returns the harness's summary.
 
     out: the evaluation run directory (default `eval_after.out`, else
     `<path>/../eval`). An interrupted evaluation continues where it stopped.
+    inline / artifacts: the harness's (episodes in this process, no worker to start; plots
+    and viewer written or not), for many small evaluations.
     """
     from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
 
@@ -75,9 +77,28 @@ def evaluate_checkpoint(path: str | Path, config: TrainConfig, out: str | Path |
     cfg = EvalConfig(agents=[spec], suite=eval_suite(config), traps=ea.traps, runs=ea.runs,
                      variants=ea.variants, screens="failed")
     show = config.train.progress if progress is None else progress
-    summary = evaluate(cfg, out, workers=ea.workers, resume=resume, progress=show)
+    summary = evaluate(cfg, out, workers=ea.workers, resume=resume, progress=show, inline=inline,
+                       artifacts=artifacts)
     summary["out"] = str(out)
     return summary
+
+
+def summary_cell(summary: dict[str, Any], setting: str) -> dict[str, Any]:
+    """One setting's figures from a one-agent harness summary: success rate, its Wilson
+    95% interval, n, and the recovery rate (trapped settings) with its interval."""
+    agent = next(iter(summary["agents"].values()))
+    row = agent["clean"] if setting == "clean" else agent["traps"][setting]
+    return {"rate": row["success_rate"], "ci95": row["ci95"], "n": row["n"],
+            "recovery": row.get("recovery_rate"), "recovery_ci95": row.get("recovery_ci95")}
+
+
+def success_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """after - before success (two `summary_cell`s), with Newcombe's 95% interval for a
+    difference of two proportions; `measured` when the whole interval lies above zero."""
+    from antrap_gym.eval.metrics import newcombe
+
+    lo, hi = newcombe(after["rate"], after["ci95"], before["rate"], before["ci95"])
+    return {"delta": after["rate"] - before["rate"], "ci95": [lo, hi], "measured": lo > 0}
 
 
 def save_final(trainer, processing_class, run: str | Path, config: TrainConfig, info: dict[str, Any]) -> Path:
@@ -119,4 +140,5 @@ def finish_run(run: str | Path, config: TrainConfig, info: dict[str, Any]) -> di
     return result
 
 
-__all__ = ["agent_kwargs", "eval_suite", "evaluate_checkpoint", "finish_run", "save_final"]
+__all__ = ["agent_kwargs", "eval_suite", "evaluate_checkpoint", "finish_run", "save_final", "success_change",
+           "summary_cell"]

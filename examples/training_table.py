@@ -1,0 +1,491 @@
+"""The per-subtype training table: clean and adversarial GRPO for each trap type, from one warm start.
+
+    python examples/training_table.py --out runs/table --seeds 0,1,2 --budget paper-cpu   # many hours
+    python examples/training_table.py --out runs/table-smoke --budget smoke               # the pipeline
+    python examples/training_table.py --out runs/multi --multi-task --budget smoke        # per template
+
+For each seed: one SFT warm start (the demo's recipe, examples/adversarial_grpo.py, with a
+cosine schedule: clean oracle steps with DART disturbances); from it clean GRPO and
+step-level adversarial GRPO under each trap type (configs/train/<type>.yaml); every policy
+evaluated by the harness clean and under its own trap (the warm start and clean GRPO under
+every trap of the table: the baselines), Wilson 95% intervals. The change in success under
+a subtype's trap is taken against the warm start and against clean GRPO (Newcombe 95%
+intervals); over several seeds the table shows the median and the spread (min, max).
+
+Resumable: every unit (a warm start, a GRPO run, a policy's evaluation) is recorded in
+`results.json` as it finishes (atomic writes) and skipped on a rerun; a killed training run
+continues from its last checkpoint, a killed evaluation episode by episode. `table.md` is
+rewritten after every unit.
+
+`--multi-task` trains the warm start and clean GRPO on several templates of one app
+(Settings' switches by default) and reports success per template.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from adversarial_grpo import overrides, pct_ci  # the demo's base keys and formatting (same folder)
+
+ROOT = Path(__file__).resolve().parents[1]
+SWITCHES = ("SettingsWifiToggle", "SettingsBluetoothToggle", "SettingsAirplaneMode", "SettingsDarkTheme",
+            "SettingsLocationToggle", "SettingsBatterySaver", "Settings24HourFormat")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one unit costs: steps, data and evaluation episodes."""
+
+    sft_steps: int
+    sft_variants: int
+    grpo_steps: int
+    generations: int
+    states_per_refresh: int
+    grpo_variants: int
+    eval_variants: int
+    eval_runs: int
+    hidden: int = 256
+    intermediate: int = 512
+    layers: int = 4
+    eval_workers: int = 2
+    save_steps: int = 20
+    max_new_tokens: int = 96  # the reply's token budget, in GRPO and in the evaluations
+    #: evaluate in this process, without plots and viewer (no worker start-up: many tiny evaluations)
+    eval_inline: bool = False
+
+
+BUDGETS = {
+    # the demonstration's budget (docs/training.md): n = 20 x 3 = 60 per cell
+    "paper-cpu": Budget(sft_steps=600, sft_variants=512, grpo_steps=150, generations=8, states_per_refresh=16,
+                        grpo_variants=16, eval_variants=20, eval_runs=3),
+    # the same model and recipe, a few steps and episodes: checks the pipeline, times the units
+    "smoke": Budget(sft_steps=20, sft_variants=16, grpo_steps=2, generations=4, states_per_refresh=4,
+                    grpo_variants=2, eval_variants=1, eval_runs=1, eval_workers=1, save_steps=1),
+    # tests only: a 64-wide, 2-layer policy
+    "micro": Budget(sft_steps=4, sft_variants=2, grpo_steps=2, generations=2, states_per_refresh=2,
+                    grpo_variants=1, eval_variants=1, eval_runs=1, hidden=64, intermediate=128, layers=2,
+                    eval_workers=1, save_steps=1, max_new_tokens=8, eval_inline=True),
+}
+
+#: --model: a local model directory the warm start begins from (None: build the tiny policy)
+MODEL_PATH: str | None = None
+
+#: rough seconds per unit of work on 2 cores (hidden 256: docs/training.md), for the ETA only
+COST = {"sft_step": 0.55, "grpo_step": 3.8, "episode": 1.5, "unit": 10.0}
+
+
+# --- the record on disk -------------------------------------------------------------------------------
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file and a rename: a kill leaves the old file or the new one."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def git_revision() -> str:
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return rev + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+class Record:
+    """results.json: the setup, and every unit with its attempts, timestamps and result."""
+
+    def __init__(self, out: Path, setup: dict[str, Any]) -> None:
+        self.path = out / "results.json"
+        if self.path.exists():
+            self.data = json.loads(self.path.read_text(encoding="utf-8"))
+            fixed = ("mode", "budget", "templates", "model")
+            old = {k: self.data["setup"].get(k) for k in fixed}
+            new = {k: setup.get(k) for k in fixed}
+            if old != new:
+                raise SystemExit(f"{self.path} was made with {old}, not {new}: choose another --out")
+        else:
+            self.data = {"setup": setup, "invocations": [], "units": {}}
+        self.data["setup"].update({k: setup[k] for k in ("seeds", "traps", "command", "git")})
+        self.data["invocations"].append({"command": setup["command"], "git": setup["git"],
+                                         "started": now(), "wall_s": 0.0})
+        self.t0 = time.monotonic()
+
+    def done(self, key: str) -> dict[str, Any] | None:
+        unit = self.data["units"].get(key)
+        return unit if unit and unit.get("done_at") else None
+
+    def start(self, key: str) -> None:
+        unit = self.data["units"].setdefault(key, {"attempts": 0})
+        unit["attempts"] += 1
+        unit["started_at"] = now()
+        self.save()
+
+    def finish(self, key: str, wall_s: float, **result: Any) -> None:
+        unit = self.data["units"][key]
+        unit.update(result, done_at=now(), wall_s=round(wall_s, 2))
+        self.save()
+
+    def save(self) -> None:
+        inv = self.data["invocations"][-1]
+        inv["wall_s"] = round(time.monotonic() - self.t0, 2)
+        self.data["wall_s"] = round(sum(i["wall_s"] for i in self.data["invocations"]), 2)
+        write_atomic(self.path, json.dumps(self.data, indent=1, default=str))
+
+
+# --- the units ------------------------------------------------------------------------------------------
+
+
+def base_keys(b: Budget, templates: list[str], seed: int, threads: int | None) -> dict[str, Any]:
+    tasks = "[" + ",".join(templates) + "]"
+    keys: dict[str, Any] = {"env.tasks": tasks, "eval_after.tasks": tasks, "model.tiny.hidden_size": b.hidden,
+            "model.tiny.intermediate_size": b.intermediate, "model.tiny.num_layers": b.layers,
+            "eval_after.variants": b.eval_variants, "eval_after.runs": b.eval_runs,
+            "eval_after.workers": b.eval_workers, "eval_after.enabled": "false",
+            "eval_after.max_new_tokens": b.max_new_tokens,
+            "train.save_steps": b.save_steps, "train.progress": "false", "train.seed": seed}
+    if threads:
+        keys["train.threads"] = threads
+    if MODEL_PATH:
+        keys["model.path"] = MODEL_PATH
+    return keys
+
+
+def sft_config(b: Budget, templates: list[str], seed: int, threads: int | None):
+    """The warm start: the demo's SFT (clean oracle data, DART disturbances mostly random
+    taps) with a cosine learning rate."""
+    from antrap_gym.training.config import load_config
+
+    keys = {**base_keys(b, templates, seed, threads), "name": "table-sft", "env.variants": b.sft_variants,
+            "sft.max_steps": b.sft_steps, "sft.lr": 3e-3, "sft.lr_scheduler": "cosine",
+            "sft.collect.traps": "[clean]", "sft.collect.thought": "none", "sft.collect.noise": 0.3,
+            "sft.collect.noise_kinds": "{tap: 6.0, wait: 1, back: 1, home: 1, miss: 1}"}
+    return load_config(ROOT / "configs/train/clean.yaml", overrides(**keys))
+
+
+def grpo_config(b: Budget, templates: list[str], seed: int, threads: int | None, trap: str, init: Path):
+    """The demo's step-level GRPO, clean (`trap` = clean) or under one trap type at p = 0.3."""
+    from antrap_gym.training.config import load_config
+
+    keys = {**base_keys(b, templates, seed, threads), "name": f"table-grpo-{trap}",
+            "env.variants": b.grpo_variants, "grpo.init_from": str(init), "grpo.steps": b.grpo_steps,
+            "grpo.granularity": "step", "grpo.num_generations": b.generations,
+            "grpo.batch_size": 2 * b.generations, "grpo.lr": 1.5e-4, "grpo.beta": 0.04,
+            "grpo.trapped_weight": 2.0, "grpo.temperature": 1.0,
+            "grpo.max_completion_length": b.max_new_tokens,
+            "grpo.states_per_refresh": b.states_per_refresh, "grpo.refresh_every": 4,
+            "grpo.oracle_share": 0.5, "grpo.num_envs": 4}
+    if trap != "clean":
+        keys["traps.p"] = 0.3
+    return load_config(ROOT / "configs/train" / f"{trap}.yaml", overrides(**keys))
+
+
+def evaluate_cells(path: Path, cfg, out: Path, settings: list[str], templates: list[str] | None = None,
+                   label: str = "policy", inline: bool = False) -> dict[str, Any]:
+    """Evaluate a checkpoint clean and under `settings` (on `templates`, default the config's);
+    returns {setting: cell}."""
+    from dataclasses import replace
+
+    from antrap_gym.training.evaluation import evaluate_checkpoint, summary_cell
+
+    ea = replace(cfg.eval_after, traps=",".join(settings) if settings else "none",
+                 tasks=list(templates) if templates else cfg.eval_after.tasks)
+    summary = evaluate_checkpoint(path, replace(cfg, eval_after=ea), out, label=label, progress=False,
+                                  inline=inline, artifacts=not inline)
+    return {s: summary_cell(summary, s) for s in ["clean", *settings]}
+
+
+@dataclass
+class Unit:
+    key: str
+    cost: float
+    run: Any  # () -> dict: the unit's result
+
+
+def table_units(args, b: Budget, out: Path) -> list[Unit]:
+    """The units of the per-subtype table, in order: each seed's warm start, its evaluation,
+    clean GRPO and its evaluation, then each trap type's GRPO and evaluation."""
+    from antrap_gym.training.grpo import run_grpo
+    from antrap_gym.training.sft import run_sft
+
+    traps = args.traps
+    ep = b.eval_variants * b.eval_runs * len(args.templates)
+    units: list[Unit] = []
+    for seed in args.seeds:
+        sd = out / f"seed{seed}"
+        sft = sft_config(b, args.templates, seed, args.threads)
+        warm = sd / "warm" / "final"
+
+        def do_sft(sft=sft, sd=sd) -> dict:
+            return {"final": str(run_sft(sft, sd / "warm", resume=True))}
+
+        def do_eval(policy: str, path: Path, settings: list[str], sd=sd, sft=sft) -> dict:
+            return {"cells": evaluate_cells(path, sft, sd / f"eval-{policy}", settings, label=policy,
+                                            inline=b.eval_inline)}
+
+        def do_grpo(trap: str, sd=sd, seed=seed, warm=warm) -> dict:
+            cfg = grpo_config(b, args.templates, seed, args.threads, trap, warm)
+            return {"final": str(run_grpo(cfg, sd / f"grpo-{trap}", resume=True))}
+
+        units.append(Unit(f"seed{seed}/sft", COST["unit"] + b.sft_steps * COST["sft_step"], do_sft))
+        units.append(Unit(f"seed{seed}/eval/warm", COST["unit"] + ep * (1 + len(traps)) * COST["episode"],
+                          lambda warm=warm, f=do_eval: f("warm", warm, traps)))
+        for trap in ["clean", *traps]:
+            final = sd / f"grpo-{trap}" / "final"
+            units.append(Unit(f"seed{seed}/grpo/{trap}", COST["unit"] + b.grpo_steps * COST["grpo_step"],
+                              lambda trap=trap, f=do_grpo: f(trap)))
+            settings = traps if trap == "clean" else [trap]
+            cost = COST["unit"] + ep * (1 + len(settings)) * COST["episode"]
+            units.append(Unit(f"seed{seed}/eval/{trap}", cost,
+                              lambda trap=trap, final=final, s=settings, f=do_eval: f(trap, final, s)))
+    return units
+
+
+def multi_units(args, b: Budget, out: Path) -> list[Unit]:
+    """--multi-task: each seed's warm start and clean GRPO on all templates, each evaluated clean
+    on every template separately."""
+    from antrap_gym.training.grpo import run_grpo
+    from antrap_gym.training.sft import run_sft
+
+    units: list[Unit] = []
+    ep = b.eval_variants * b.eval_runs
+    for seed in args.seeds:
+        sd = out / f"seed{seed}"
+        sft = sft_config(b, args.templates, seed, args.threads)
+        warm = sd / "warm" / "final"
+        units.append(Unit(f"seed{seed}/sft", COST["unit"] + b.sft_steps * COST["sft_step"],
+                          lambda sft=sft, sd=sd: {"final": str(run_sft(sft, sd / "warm", resume=True))}))
+        grpo = grpo_config(b, args.templates, seed, args.threads, "clean", warm)
+        units.append(Unit(f"seed{seed}/grpo/clean", COST["unit"] + b.grpo_steps * COST["grpo_step"],
+                          lambda g=grpo, sd=sd: {"final": str(run_grpo(g, sd / "grpo-clean", resume=True))}))
+        for policy, path in (("warm", warm), ("clean", sd / "grpo-clean" / "final")):
+            for t in args.templates:
+                units.append(Unit(f"seed{seed}/eval/{policy}/{t}", COST["unit"] + ep * COST["episode"],
+                                  lambda p=policy, path=path, t=t, sft=sft, sd=sd: {"cells": evaluate_cells(
+                                      path, sft, sd / f"eval-{p}-{t}", [], templates=[t], label=p,
+                                      inline=b.eval_inline)}))
+    return units
+
+
+# --- the table ------------------------------------------------------------------------------------------
+
+
+def fmt_cell(c: dict | None) -> str:
+    return "–" if c is None else f"{pct_ci(c['rate'], c['ci95'])} (n={c['n']})"
+
+
+def fmt_change(d: dict | None) -> str:
+    if d is None:
+        return "–"
+    lo, hi = d["ci95"]
+    return f"{100 * d['delta']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]" + (" *" if d["measured"] else "")
+
+
+def cells_of(units: dict, seed: int, policy: str) -> dict[str, dict]:
+    u = units.get(f"seed{seed}/eval/{policy}")
+    return u["cells"] if u and u.get("done_at") else {}
+
+
+def seed_rows(units: dict, seed: int, traps: list[str]) -> list[dict[str, Any]]:
+    """One seed's rows: warm start, clean GRPO, each trap type's GRPO (clean, own trap, changes)."""
+    from antrap_gym.training.evaluation import success_change
+
+    warm, clean = cells_of(units, seed, "warm"), cells_of(units, seed, "clean")
+    rows = []
+    for policy, cells in (("warm", warm), ("clean", clean)):
+        rows.append({"policy": policy, "clean": cells.get("clean"),
+                     "traps": {t: cells.get(t) for t in traps}})
+    for t in traps:
+        own = cells_of(units, seed, t)
+        mine = own.get(t)
+        rows.append({"policy": t, "clean": own.get("clean"), "own": mine,
+                     "vs_warm": success_change(warm[t], mine) if mine and warm.get(t) else None,
+                     "vs_clean": success_change(clean[t], mine) if mine and clean.get(t) else None})
+    return rows
+
+
+def spread(values: list[float]) -> str:
+    """Median over seeds and (min, max), in points."""
+    if not values:
+        return "–"
+    med = 100 * statistics.median(values)
+    if len(values) == 1:
+        return f"{med:.1f}"
+    return f"{med:.1f} ({100 * min(values):.1f}–{100 * max(values):.1f})"
+
+
+def render_table(data: dict[str, Any]) -> str:
+    from antrap_gym.traps.taxonomy import LAYER_OF
+
+    setup, units = data["setup"], data["units"]
+    seeds, traps = setup["seeds"], setup["traps"]
+    per_seed = {s: seed_rows(units, s, traps) for s in seeds}
+    done = sum(1 for u in units.values() if u.get("done_at"))
+    lines = [f"# Per-subtype training table ({setup['budget']} budget)", "",
+             f"command: `{setup['command']}`  ", f"seeds: {', '.join(map(str, seeds))}; templates: "
+             f"{', '.join(setup['templates'])}; git: {setup['git']}  ",
+             f"wall time: {data.get('wall_s', 0) / 60:.1f} min over {len(data['invocations'])} "
+             "invocation(s); "
+             f"units done: {done}", ""]
+
+    def block(title: str, get) -> None:
+        lines.extend([title, "", "| layer | policy | clean success | success under its own trap | "
+                      "change vs warm start | change vs clean GRPO |", "|---|---|---|---|---|---|"])
+        for i, name in enumerate(["warm start (SFT)", "clean GRPO"] + [f"GRPO on {t}" for t in traps]):
+            layer = "–" if i < 2 else LAYER_OF[traps[i - 2]].capitalize()
+            lines.append(f"| {layer} | {name} | " + " | ".join(get(i)) + " |")
+        lines.append("")
+
+    def one(s: int):
+        rows = per_seed[s]
+
+        def get(i: int) -> list[str]:
+            r = rows[i]
+            if i < 2:
+                return [fmt_cell(r["clean"]), "see the baselines below", "–", "–"]
+            return [fmt_cell(r["clean"]), fmt_cell(r["own"]), fmt_change(r["vs_warm"]),
+                    fmt_change(r["vs_clean"])]
+        return get
+
+    def median(i: int) -> list[str]:
+        def vals(pick) -> list[float]:
+            out = []
+            for s in seeds:
+                v = pick(per_seed[s][i])
+                if v is not None:
+                    out.append(v)
+            return out
+        clean = spread(vals(lambda r: r["clean"]["rate"] if r["clean"] else None))
+        if i < 2:
+            return [clean, "see the baselines below", "–", "–"]
+        own = spread(vals(lambda r: r["own"]["rate"] if r["own"] else None))
+        dw = vals(lambda r: r["vs_warm"]["delta"] if r["vs_warm"] else None)
+        dc = vals(lambda r: r["vs_clean"]["delta"] if r["vs_clean"] else None)
+        mw = sum(1 for s in seeds if (r := per_seed[s][i])["vs_warm"] and r["vs_warm"]["measured"])
+        mc = sum(1 for s in seeds if (r := per_seed[s][i])["vs_clean"] and r["vs_clean"]["measured"])
+        return [clean, own, f"{spread(dw)}; measured in {mw}/{len(seeds)}",
+                f"{spread(dc)}; measured in {mc}/{len(seeds)}"]
+
+    if len(seeds) > 1:
+        block(f"## Median over {len(seeds)} seeds (min–max), in points", median)
+    for s in seeds:
+        block(f"## Seed {s} (Wilson 95% intervals; changes with Newcombe 95% intervals, * = the whole "
+              "interval above 0)", one(s))
+        lines.extend(["Baselines under each trap:", "", "| trap | warm start | clean GRPO |",
+                      "|---|---|---|"])
+        w, c = per_seed[s][0]["traps"], per_seed[s][1]["traps"]
+        lines.extend(f"| {t} | {fmt_cell(w[t])} | {fmt_cell(c[t])} |" for t in traps)
+        lines.append("")
+    return "\n".join(lines)
+
+
+def render_multi(data: dict[str, Any]) -> str:
+    setup, units = data["setup"], data["units"]
+    lines = [f"# Multi-task: success per template ({setup['budget']} budget)", "",
+             f"command: `{setup['command']}`  ", f"git: {setup['git']}; wall time: "
+             f"{data.get('wall_s', 0) / 60:.1f} min", ""]
+    for s in setup["seeds"]:
+        lines.extend([f"## Seed {s} (clean success, Wilson 95% intervals)", "",
+                      "| template | warm start (SFT) | clean GRPO |", "|---|---|---|"])
+        for t in setup["templates"]:
+            got = []
+            for p in ("warm", "clean"):
+                u = units.get(f"seed{s}/eval/{p}/{t}")
+                got.append(fmt_cell(u["cells"]["clean"]) if u and u.get("done_at") else "–")
+            lines.append(f"| {t} | {got[0]} | {got[1]} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+# --- the command ----------------------------------------------------------------------------------------
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    from antrap_gym.traps.taxonomy import TRAP_TYPES, expand
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="runs/table")
+    ap.add_argument("--seeds", default="0", help="comma-separated train.seed values (e.g. 0,1,2)")
+    ap.add_argument("--budget", choices=sorted(BUDGETS), default="paper-cpu",
+                    help="paper-cpu: the demo's (n = 60 per cell); smoke: a few steps; micro: tests")
+    ap.add_argument("--templates", default=None,
+                    help="comma-separated task templates (default SettingsWifiToggle; --multi-task: "
+                         "Settings' switch templates)")
+    ap.add_argument("--traps", default="all", help="trap types or layers (default all ten)")
+    ap.add_argument("--multi-task", action="store_true",
+                    help="warm start and clean GRPO on several templates; success per template")
+    ap.add_argument("--model", default=None,
+                    help="a local model directory to warm-start from (default: build the tiny policy, "
+                         "whose phone-wide tokenizer corpus takes ~1 min)")
+    ap.add_argument("--threads", type=int, default=None, help="torch CPU threads (train.threads)")
+    ap.add_argument("--stop-after", type=int, default=None, help=argparse.SUPPRESS)  # units, then exit
+    args = ap.parse_args(argv)
+    args.seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
+    default = ",".join(SWITCHES) if args.multi_task else "SettingsWifiToggle"
+    args.templates = [t.strip() for t in (args.templates or default).split(",") if t.strip()]
+    args.traps = [t for t in TRAP_TYPES if t in expand(args.traps)]
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    global MODEL_PATH
+    args = parse(argv)
+    MODEL_PATH = str(Path(args.model).resolve()) if args.model else None
+    b = BUDGETS[args.budget]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    command = shlex.join([Path(sys.executable).name, *sys.argv]) if argv is None else shlex.join(argv)
+    setup = {"mode": "multi-task" if args.multi_task else "table", "budget": args.budget,
+             "budget_params": asdict(b), "seeds": args.seeds, "traps": [] if args.multi_task else args.traps,
+             "templates": args.templates, "model": MODEL_PATH, "command": command, "git": git_revision()}
+    rec = Record(out, setup)
+    units = (multi_units if args.multi_task else table_units)(args, b, out)
+    render = render_multi if args.multi_task else render_table
+    todo = [u for u in units if not rec.done(u.key)]
+    ran = 0
+    cols = (TextColumn("{task.description}"), BarColumn(),
+            TextColumn("{task.completed:.0f}/{task.total:.0f} s est."),
+            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*cols) as bar:
+        task = bar.add_task("units", total=sum(u.cost for u in todo))
+        for i, u in enumerate(todo):
+            if args.stop_after is not None and ran >= args.stop_after:
+                break
+            bar.update(task, description=f"[{i + 1}/{len(todo)}] {u.key}")
+            rec.start(u.key)
+            t = time.monotonic()
+            result = u.run()
+            rec.finish(u.key, time.monotonic() - t, **result)
+            write_atomic(out / "table.md", render(rec.data) + "\n")
+            bar.advance(task, u.cost)
+            ran += 1
+    rec.save()
+    text = render(rec.data)
+    write_atomic(out / "table.md", text + "\n")
+    left = sum(1 for u in units if not rec.done(u.key))
+    print(text if not left else f"{left} unit(s) left: rerun the same command to continue")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,155 @@
+"""examples/training_table.py, the per-subtype training table, on a micro budget: one seed,
+two trap types, a few steps and one episode per cell (what the policies score is not
+checked: the table's shape, its resumption and its interval math are).
+
+The command runs as a subprocess twice: first stopped after three units (the hidden
+`--stop-after`), then to the end; the second run must leave the finished units as they were
+(one attempt each, the same finish time) and complete every cell. The interval math is
+checked against figures worked out by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+for _mod in ("torch", "transformers", "trl", "datasets", "tokenizers"):
+    pytest.importorskip(_mod)
+
+from antrap_gym.eval.metrics import newcombe, wilson  # noqa: E402
+from antrap_gym.training.evaluation import success_change  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+TRAPS = ("external_interruption", "loop")
+FIRST = 3  # units of the first, stopped run
+
+
+def small_policy(out: Path, data: Path) -> Path:
+    """A 64-wide, 2-layer Qwen3 whose tokenizer is trained on one task's SFT rows (seconds;
+    the phone-wide corpus of the default tiny policy takes about a minute)."""
+    import torch
+    from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
+
+    from antrap_gym.training.data import read_rows
+    from antrap_gym.training.tiny import train_tokenizer
+
+    lines = [m["content"] for r in read_rows([data]) for m in r["messages"]]
+    tok = train_tokenizer(lines, 1024)
+    eos, pad = tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids("<|endoftext|>")
+    config = Qwen3Config(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, head_dim=16, tie_word_embeddings=True,
+                         max_position_embeddings=8192, eos_token_id=eos, pad_token_id=pad, bos_token_id=None)
+    torch.manual_seed(0)
+    model = Qwen3ForCausalLM(config)
+    model.generation_config = GenerationConfig(eos_token_id=[eos, pad], pad_token_id=pad, do_sample=False)
+    model.save_pretrained(out)
+    tok.save_pretrained(out)
+    return out
+
+
+def command(out: Path, model: Path, *extra: str) -> list[str]:
+    return [sys.executable, str(ROOT / "examples/training_table.py"), "--out", str(out), "--budget", "micro",
+            "--seeds", "0", "--traps", ",".join(TRAPS), "--model", str(model), "--threads", "1", *extra]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict:
+    """results.json after the stopped run and after the rerun, and the rerun's table.md."""
+    from antrap_gym.agents.policy import PolicyConfig
+    from antrap_gym.training.data import collect
+
+    base = tmp_path_factory.mktemp("table")
+    data = collect(base / "data", traps=["clean"], variants=1, tasks=["SettingsWifiToggle"],
+                   policy_cfg=PolicyConfig(observation="text"))
+    model = small_policy(base / "tiny", data)
+    out = base / "out"
+    first = subprocess.run(command(out, model, "--stop-after", str(FIRST)), cwd=ROOT, capture_output=True,
+                           text=True, timeout=600)
+    assert first.returncode == 0, first.stderr[-3000:]
+    stopped = json.loads((out / "results.json").read_text())
+    again = subprocess.run(command(out, model), cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr[-3000:]
+    return {"stopped": stopped, "final": json.loads((out / "results.json").read_text()),
+            "table": (out / "table.md").read_text(), "stdout": first.stdout}
+
+
+EXPECTED = ["seed0/sft", "seed0/eval/warm", "seed0/grpo/clean", "seed0/eval/clean",
+            *(f"seed0/{kind}/{t}" for t in TRAPS for kind in ("grpo", "eval"))]
+
+
+@pytest.mark.slow
+def test_a_stopped_run_records_only_its_finished_units(runs):
+    units = runs["stopped"]["units"]
+    done = [k for k, u in units.items() if u.get("done_at")]
+    assert done == EXPECTED[:FIRST]
+    assert "unit(s) left" in runs["stdout"]
+
+
+@pytest.mark.slow
+def test_the_rerun_finishes_without_redoing_finished_units(runs):
+    before, after = runs["stopped"]["units"], runs["final"]["units"]
+    assert list(after) == EXPECTED
+    assert all(u.get("done_at") and u["attempts"] == 1 for u in after.values())
+    for key in EXPECTED[:FIRST]:
+        assert after[key]["done_at"] == before[key]["done_at"]
+        assert after[key]["wall_s"] == before[key]["wall_s"]
+    assert len(runs["final"]["invocations"]) == 2
+    assert runs["final"]["wall_s"] == pytest.approx(sum(i["wall_s"] for i in runs["final"]["invocations"]))
+
+
+@pytest.mark.slow
+def test_every_cell_is_evaluated_and_tabled(runs):
+    units, setup = runs["final"]["units"], runs["final"]["setup"]
+    assert set(units["seed0/eval/warm"]["cells"]) == {"clean", *TRAPS}
+    assert set(units["seed0/eval/clean"]["cells"]) == {"clean", *TRAPS}
+    for t in TRAPS:
+        assert set(units[f"seed0/eval/{t}"]["cells"]) == {"clean", t}
+    for unit in units.values():
+        for cell in unit.get("cells", {}).values():
+            assert cell["n"] >= 1 and 0.0 <= cell["ci95"][0] <= cell["rate"] <= cell["ci95"][1] <= 1.0
+    assert setup["seeds"] == [0] and setup["traps"] == list(TRAPS) and setup["git"]
+    table = runs["table"]
+    commands = [i["command"] for i in runs["final"]["invocations"]]
+    assert "--stop-after" in commands[0] and "--stop-after" not in commands[1] == setup["command"]
+    for row in ("| – | warm start (SFT) |", "| – | clean GRPO |", "| State | GRPO on external_interruption |",
+                "| Round | GRPO on loop |"):
+        assert row in table
+    assert "git: " in table and "wall time: " in table and "command: `" in table
+    for row in ("| State | GRPO on external_interruption |", "| Round | GRPO on loop |"):
+        assert "–" not in table.split(row)[1].split("\n")[0]  # every cell filled
+
+
+def test_wilson_intervals_match_the_hand_computed_figures():
+    z = 1.959964
+    # 0 of 60: the upper bound is z^2 / (n + z^2) = 3.841459 / 63.841459
+    assert wilson(0, 60) == pytest.approx((0.0, 3.841459 / 63.841459), abs=1e-6)
+    assert wilson(60, 60) == pytest.approx((1 - 3.841459 / 63.841459, 1.0), abs=1e-6)
+    # 39 of 60 (docs/training.md's 65.0 [52.4, 75.8]), term by term
+    p, n = 0.65, 60
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert wilson(39, 60) == pytest.approx((centre - half, centre + half), abs=1e-6)
+    assert [round(100 * v, 1) for v in wilson(39, 60)] == [52.4, 75.8]
+
+
+def test_newcombe_change_matches_the_hand_computed_figures():
+    after = {"rate": 43 / 60, "ci95": list(wilson(43, 60))}
+    before = {"rate": 31 / 60, "ci95": list(wilson(31, 60))}
+    ch = success_change(before, after)
+    d = 12 / 60
+    lo = d - math.sqrt((after["rate"] - after["ci95"][0]) ** 2 + (before["ci95"][1] - before["rate"]) ** 2)
+    hi = d + math.sqrt((after["ci95"][1] - after["rate"]) ** 2 + (before["rate"] - before["ci95"][0]) ** 2)
+    assert ch["delta"] == pytest.approx(d) and ch["ci95"] == pytest.approx([lo, hi])
+    # the demonstration's +20.0 [+2.6, +35.8] (docs/training.md), and a measured rise
+    assert [round(100 * v, 1) for v in ch["ci95"]] == [2.6, 35.8] and ch["measured"]
+    # no rise: 30 of 60 both times is 0 [-17.4, +17.4], not measured
+    same = {"rate": 0.5, "ci95": list(wilson(30, 60))}
+    flat = success_change(same, same)
+    assert flat["delta"] == 0 and not flat["measured"]
+    assert flat["ci95"][0] == pytest.approx(-flat["ci95"][1])
+    assert newcombe(1.0, [1.0, 1.0], 0.0, [0.0, 0.0]) == [1.0, 1.0]
