@@ -71,7 +71,8 @@ BUDGETS = {
                         grpo_variants=16, eval_variants=20, eval_runs=3),
     # the same model and recipe, a few steps and episodes: checks the pipeline, times the units
     "smoke": Budget(sft_steps=20, sft_variants=16, grpo_steps=2, generations=4, states_per_refresh=4,
-                    grpo_variants=2, eval_variants=1, eval_runs=1, eval_workers=1, save_steps=1),
+                    grpo_variants=2, eval_variants=1, eval_runs=1, eval_workers=1, save_steps=1,
+                    max_new_tokens=32),
     # tests only: a 64-wide, 2-layer policy
     "micro": Budget(sft_steps=4, sft_variants=2, grpo_steps=2, generations=2, states_per_refresh=2,
                     grpo_variants=1, eval_variants=1, eval_runs=1, hidden=64, intermediate=128, layers=2,
@@ -322,14 +323,15 @@ def seed_rows(units: dict, seed: int, traps: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def spread(values: list[float]) -> str:
+def spread(values: list[float], signed: bool = False) -> str:
     """Median over seeds and (min, max), in points."""
     if not values:
         return "–"
+    f = "+.1f" if signed else ".1f"
     med = 100 * statistics.median(values)
     if len(values) == 1:
-        return f"{med:.1f}"
-    return f"{med:.1f} ({100 * min(values):.1f}–{100 * max(values):.1f})"
+        return f"{med:{f}}"
+    return f"{med:{f}} ({100 * min(values):{f}} to {100 * max(values):{f}})"
 
 
 def render_table(data: dict[str, Any]) -> str:
@@ -381,11 +383,11 @@ def render_table(data: dict[str, Any]) -> str:
         dc = vals(lambda r: r["vs_clean"]["delta"] if r["vs_clean"] else None)
         mw = sum(1 for s in seeds if (r := per_seed[s][i])["vs_warm"] and r["vs_warm"]["measured"])
         mc = sum(1 for s in seeds if (r := per_seed[s][i])["vs_clean"] and r["vs_clean"]["measured"])
-        return [clean, own, f"{spread(dw)}; measured in {mw}/{len(seeds)}",
-                f"{spread(dc)}; measured in {mc}/{len(seeds)}"]
+        return [clean, own, f"{spread(dw, True)}; measured in {mw}/{len(seeds)}",
+                f"{spread(dc, True)}; measured in {mc}/{len(seeds)}"]
 
     if len(seeds) > 1:
-        block(f"## Median over {len(seeds)} seeds (min–max), in points", median)
+        block(f"## Median over {len(seeds)} seeds (min to max), in points", median)
     for s in seeds:
         block(f"## Seed {s} (Wilson 95% intervals; changes with Newcombe 95% intervals, * = the whole "
               "interval above 0)", one(s))
