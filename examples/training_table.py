@@ -71,7 +71,7 @@ BUDGETS = {
                         grpo_variants=16, eval_variants=20, eval_runs=3),
     # the same model and recipe, a few steps and episodes: checks the pipeline, times the units
     "smoke": Budget(sft_steps=20, sft_variants=16, grpo_steps=2, generations=4, states_per_refresh=4,
-                    grpo_variants=2, eval_variants=1, eval_runs=1, eval_workers=1, save_steps=1,
+                    grpo_variants=2, eval_variants=1, eval_runs=1, eval_workers=1, save_steps=5,
                     max_new_tokens=32),
     # tests only: a 64-wide, 2-layer policy
     "micro": Budget(sft_steps=4, sft_variants=2, grpo_steps=2, generations=2, states_per_refresh=2,
