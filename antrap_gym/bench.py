@@ -290,12 +290,13 @@ def bench_trap_overhead(streams, repeats: int = 21) -> dict[str, Any]:
     return out
 
 
-def run_all(quick: bool = False) -> dict[str, Any]:
+def run_all(quick: bool = False, suite: str = "antrap") -> dict[str, Any]:
     from antrap_gym.tasks import get_suite
 
-    templates = list(get_suite("antrap").templates)
+    templates = list(get_suite(suite).templates)
     streams = record_streams(templates, 1 if quick else 3)
-    out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+    out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+                           "suite": suite}
     out.update(bench_steps(streams, repeats=1 if quick else 3))
     out.update(bench_snapshot())
     out.update(bench_reset_by_apps(repeats=2 if quick else 5))

@@ -26,6 +26,12 @@ class CliConsole(Console):
         self.quiet = True
         raise BrokenPipeError(32, "stdout closed")
 
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        """As rich's, but a line wider than the terminal is not cropped (an id longer than
+        a narrow terminal is written whole and the terminal wraps it)."""
+        kwargs.setdefault("crop", False)
+        super().print(*objects, **kwargs)
+
 
 def make_console(stderr: bool = False, **kwargs: Any) -> Console:
     """A console for a command's output: the terminal's width on a terminal, wide
@@ -40,7 +46,7 @@ def add_id_column(table: Table, header: str, values: Iterable[str], **kwargs: An
     """A column of ids (task ids, trap types, agent names, settings): never wrapped or
     cut, even on a narrow terminal; the other columns give way first."""
     width = max([len(header), *(len(str(v)) for v in values)])
-    table.add_column(header, no_wrap=True, min_width=width, **kwargs)
+    table.add_column(header, no_wrap=True, min_width=width, overflow="ignore", **kwargs)
 
 
 def guard_stdout(run: Callable[[], int]) -> int:

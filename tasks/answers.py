@@ -277,6 +277,7 @@ def _same_date(found: tuple, want: tuple) -> bool:
 
 
 _FLOAT = re.compile(r"-?\d+(?:\.\d+)?")
+_DAY_COMMA_YEAR = re.compile(r"([A-Za-z]+\.? \d{1,2}), (\d{4})")
 #: AndroidWorld's fuzzy string match: case-insensitive difflib ratio at least this
 FUZZY_ITEM = 0.9
 
@@ -299,9 +300,10 @@ def items_match(answer: str | None, expected: Sequence[str], kind: str = "text",
         raise ValueError(f"unknown answer kind {kind!r}; one of {KINDS}")
     if answer is None or not str(answer).strip() or not expected:
         return False
-    items = [i.strip() for i in str(answer).split(",")]
-    if kind in ("date", "datetime") and len(expected) == 1:
-        items = [str(answer).strip()]  # "October 22, 2023" is one date, not two items
+    text = str(answer)
+    if kind in ("date", "datetime"):  # "October 22, 2023" is one date, not two items
+        text = _DAY_COMMA_YEAR.sub(r"\1 \2", text)
+    items = [i.strip() for i in text.split(",")]
     if len(items) != len(expected):
         return False
     want = [str(e) for e in expected]

@@ -88,7 +88,7 @@ def to_event(title: str, query: str) -> list[Step]:
     opened = Target(rid="event_title", text=title)
     field = Target(rid="search_query")
     return [Tap(screen=cal.MAIN, target=Target(desc="Search"), done=Seen((field, opened))),
-            TypeText(screen=cal.MAIN, target=field, text=query,
+            TypeText(screen=cal.MAIN, target=field, text=query, requires=field,
                      done=Seen((Target(rid="search_query", text=query), opened))),
             Tap(screen=cal.MAIN, target=Target(text=title, cls="TextView"), done=Seen((opened,))),
             Tap(screen=cal.EDITOR, requires=opened, target=opened, done=Seen((opened,)))]
@@ -100,7 +100,7 @@ def to_results(title: str, query: str) -> list[Step]:
     field = Target(rid="search_query")
     found = Seen((field, Target(text=title, cls="TextView")), every=True)
     return [Tap(screen=cal.MAIN, target=Target(desc="Search"), done=Seen((field,))),
-            TypeText(screen=cal.MAIN, target=field, text=query,
+            TypeText(screen=cal.MAIN, target=field, text=query, requires=field,
                      done=Seen((Target(rid="search_query", text=query),))),
             Tap(screen=cal.MAIN, requires=field, target=field, done=found)]
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from antrap_gym.tasks.apps import calendar as cal
 from antrap_gym.tasks.binding import DONE, F, P
-from antrap_gym.tasks.checks import Added, Eq, Fuzzy, Removed
+from antrap_gym.tasks.checks import Added, ElementShows, Eq, Fuzzy, Holds, Removed
 from antrap_gym.tasks.steps import Step, Tap, Target, TypeText
 from antrap_gym.tasks.template import template
 
@@ -66,7 +66,7 @@ def _add_derived(p: dict[str, Any]) -> dict[str, Any]:
             "start_minute": f"{s.minute:02d}", "end_date": cal.date_desc(ev["end_ts"]),
             "end_hour": str(e.hour), "end_minute": f"{e.minute:02d}",
             "start_label": cal.editor_date(ev["start_ts"]), "end_label": cal.editor_date(ev["end_ts"]),
-            "end_time": f"{e.hour:02d}:{e.minute:02d}"}
+            "start_time": f"{s.hour:02d}:{s.minute:02d}", "end_time": f"{e.hour:02d}:{e.minute:02d}"}
 
 
 def _col(name: str) -> Eq:
@@ -80,6 +80,10 @@ ADDED = Added(cal.EVENTS, ({
 },))
 
 
+#: the editor showing the start as set (what the end's steps and Save wait for)
+START_SHOWN = (cal.shown("start", "date", "{start_label}"), cal.shown("start", "time", "{start_time}"))
+
+
 def add_solution(repeat: bool = False) -> list[Step]:
     steps: list[Step] = [
         cal.open_app(),
@@ -87,15 +91,24 @@ def add_solution(repeat: bool = False) -> list[Step]:
         TypeText(screen=cal.EDITOR, target=cal.field("event_title"), text="{event_title}"),
         TypeText(screen=cal.EDITOR, target=cal.field("event_description"),
                  text="{event_description}"),
-        *cal.set_when("start", "{start_date}", "{start_hour}", "{start_minute}"),
-        *cal.set_when("end", "{end_date}", "{end_hour}", "{end_minute}",
-                      shown_date=({"text": "{start_label}"}, {"text": "{end_label}"}),
-                      shown_time=({"text": "{end_time}"},)),
+        *cal.set_when("start", "{start_date}", "{start_hour}", "{start_minute}",
+                      "{start_label}", "{start_time}"),
+        *cal.set_when("end", "{end_date}", "{end_hour}", "{end_minute}", "{end_label}",
+                      "{end_time}", after=START_SHOWN),
     ]
     if repeat:
-        steps += [Tap(screen=cal.EDITOR, target=Target(rid="event_repetition")),
-                  Tap(screen=cal.EDITOR + "|Repeat", target=Target(text="{repeat_label}"))]
-    return [*steps, Tap(screen=cal.EDITOR, target=Target(desc="Save"), done=DONE)]
+        repeats = Holds(ElementShows(({"resource_id": Eq(cal.RID + "event_repetition"),
+                                       "text": Eq("{repeat_label}")},)))
+        steps += [Tap(screen=cal.EDITOR, target=Target(rid="event_repetition"), done=repeats,
+                      requires=(*START_SHOWN, cal.shown("end", "date", "{end_label}"),
+                                cal.shown("end", "time", "{end_time}"))),
+                  Tap(screen=cal.EDITOR + "|Repeat", target=Target(text="{repeat_label}"),
+                      done=repeats)]
+    form = (*START_SHOWN, cal.shown("end", "date", "{end_label}"),
+            cal.shown("end", "time", "{end_time}"))
+    if repeat:
+        form += (Target(rid="event_repetition", text="{repeat_label}"),)
+    return [*steps, Tap(screen=cal.EDITOR, target=Target(desc="Save"), done=DONE, requires=form)]
 
 
 AW_TAIL = (" with the title '{event_title}' and the description '{event_description}'."
@@ -196,7 +209,7 @@ def delete_draw(n: int, start_day: int = TODAY, end_day: int = 31, one: bool = F
 
 def _delete_derived(p: dict[str, Any]) -> dict[str, Any]:
     ts = _target(p)["start_ts"]
-    return {"day_desc": cal.date_desc(ts), "day_label": cal.day_label(ts),
+    return {"day_desc": cal.date_desc(ts), "day_label": cal.day_label(ts), "day_ts": int(ts),
             **{f"title_{i}": t for i, t in enumerate(p["titles"])}}
 
 
@@ -205,12 +218,13 @@ def delete_solution(n: int) -> list[Step]:
     steps: list[Step] = [cal.open_app(),
                          Tap(screen=cal.MAIN, target=Target(desc="{day_desc}"))]
     for i in range(n):
+        gone = Holds(cal.EventGone("{title_" + str(i) + "}", P("day_ts")))
         steps += [
-            Tap(screen=cal.MAIN, requires=in_day,
+            Tap(screen=cal.MAIN, requires=in_day, done=gone,
                 target=Target(text="{title_" + str(i) + "}")),
-            Tap(screen=cal.EDITOR, target=Target(desc="Delete")),
+            Tap(screen=cal.EDITOR, target=Target(desc="Delete"), done=gone),
             Tap(screen=cal.EDITOR + "|Delete event", target=Target(text="Delete"),
-                done=DONE if i == n - 1 else None),
+                done=DONE if i == n - 1 else gone),
         ]
     return steps
 

@@ -316,8 +316,10 @@ class Solver:
     @staticmethod
     def _on(step: Step, activity: str, screen: str, els: list[UIElement]) -> bool:
         """Whether the phone shows the screen a step belongs to."""
-        if step.requires is not None and step.requires.find(els) is None:
-            return False
+        if step.requires is not None:
+            needs = step.requires if isinstance(step.requires, tuple) else (step.requires,)
+            if any(t.find(els) is None for t in needs):
+                return False
         if step.screen is None:
             return True
         want_act, _, want_popup = step.screen.partition("|")

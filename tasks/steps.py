@@ -104,8 +104,9 @@ class Step:
     screen: str | None = None
     done: Check | None = field(default=None, compare=False)
     #: something that must be on screen for the step to apply (e.g. the toolbar
-    #: showing the right folder, a menu titled with the right item)
-    requires: Target | None = None
+    #: showing the right folder, a menu titled with the right item); several targets:
+    #: all of them (a form's earlier fields showing what was set)
+    requires: Target | tuple[Target, ...] | None = None
     note: str = ""
 
 

@@ -310,7 +310,11 @@ def test_device_names(adb, phone):
     dev = make_device(f"adb:127.0.0.1:{adb.port}/{phone.address}")
     assert isinstance(dev, AdbDevice) and dev.port == adb.port and dev.serial == phone.address
     assert dev.screen_size == phone.device.screen_size
-    assert set(dev.app_packages()) == {"settings", "contacts", "markor"}
+    # the known apps the device has installed (KNOWN_APPS by package), by their names
+    from antrap_gym.device.protocol import KNOWN_APPS
+    installed = set(phone.device.phone.apps)
+    assert set(dev.app_packages()) == {n for n, pkg in KNOWN_APPS.items() if pkg in installed}
+    assert {"settings", "contacts", "markor", "simple calendar pro", "broccoli"} <= set(dev.app_packages())
     trips = dev.round_trips
     dev.ui_elements()
     assert dev.round_trips == trips + 1  # one dump per observation

@@ -137,7 +137,8 @@ def test_every_question_refuses_a_list_of_all_candidates(tid):
         task.setup(dev)
         right = task.solution()[-1].text
         assert task.is_successful(dev, right) == 1.0, (tid, s, right)
-        assert task.is_successful(dev, f"It is {right}.") == 1.0, (tid, s)
+        if not task.answer_check.items:  # AndroidWorld's list answers are the bare items
+            assert task.is_successful(dev, f"It is {right}.") == 1.0, (tid, s)
         others = _candidates(task, right)
         assert others, tid
         listed = ", ".join([*others[:3], right, *others[3:6]])

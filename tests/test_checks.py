@@ -366,6 +366,10 @@ def test_element_shows_matches_each_pattern_to_its_own_element(phone):
     assert ElementShows(({"hint_text": "Phone", "text": Phone("+1 415 555 0101")},))(phone) == 0.0
     with pytest.raises(ValueError, match="fields"):
         ElementShows(({"colour": "red"},))
+    rid = "com.android.settings:id/search_action_bar"  # the id as uiautomator dumps it
+    phone.launch("com.android.settings")
+    assert ElementShows(({"resource_id": rid},))(phone) == 1.0
+    assert ElementShows(({"resource_id": Eq(rid), "text": "Network & internet"},))(phone) == 0.0
 
 
 def test_composites(phone):

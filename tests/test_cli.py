@@ -48,7 +48,7 @@ def test_play_from_typed_commands(tmp_path):
 
 @pytest.mark.slow
 def test_bench_json_has_the_required_figures():
-    out = run("bench", "--json", "--quick", timeout=600)
+    out = run("bench", "--json", "--quick", "--suite", "antrap-mini", timeout=600)
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
     for key in ("steps_per_s_text", "ms_per_step_screenshot", "reset_ms", "snapshot_restore_ms",

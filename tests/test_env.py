@@ -185,8 +185,9 @@ def test_same_seed_same_actions_same_observations():
 
 def test_reset_seed_picks_tasks_across_the_suite():
     env = AndroidEnv(obs_mode="text")
-    seen = {env.reset(seed=s)[1]["task"] for s in range(60)}
-    assert len(seen) >= len(env.suite.templates) // 2
+    n = len(env.suite.templates)
+    seen = {env.reset(seed=s)[1]["task"] for s in range(n)}  # n draws cover ~63% of n
+    assert len(seen) >= n // 2
 
 
 _json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),

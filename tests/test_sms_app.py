@@ -261,3 +261,22 @@ def test_random_number_is_plus_one_and_ten_digits_from_the_seed():
     a = sms.random_number(np.random.default_rng(3))
     assert a == sms.random_number(np.random.default_rng(3))
     assert a.startswith("+1") and len(a) == 12 and a[1:].isdigit()
+
+
+def test_the_paste_toolbar_of_a_field_low_on_screen_sits_above_the_keyboard(dev):
+    """A long-press on the message field with the keyboard down brings the keyboard up and
+    the field with it; the Paste toolbar is drawn where the field is then (not under the
+    keyboard, where the field was), and tapping it pastes."""
+    inbox(dev, NUMBER, "Send me the code")
+    dev.shell("am broadcast -a clipper.set -e text 'K-2231'")
+    dev.launch(PKG)
+    tap(dev, text=NUMBER)
+    if dev.phone.wm.ime_shown:
+        dev.key("KEYCODE_BACK")  # the keyboard down
+    assert not dev.phone.wm.ime_shown
+    low = find(dev, rid="thread_type_message").bbox_pixels.y_min
+    long_press(dev, rid="thread_type_message")
+    paste = find(dev, text="Paste")
+    assert paste is not None and paste.bbox_pixels.y_max < low  # above the field, which rose
+    tap(dev, text="Paste")  # lands on the toolbar, not on the keyboard drawn over the old spot
+    assert find(dev, rid="thread_type_message").text == "K-2231"

@@ -386,7 +386,9 @@ def test_tokenizer_round_trips_the_phones_text(tiny_dir, text_data):
                 "<|im_start|>", "<|im_end|>"):
         assert len(tok(tag, add_special_tokens=False)["input_ids"]) == 1, tag
     sys_prompt = texts[0]
-    assert len(tok(sys_prompt)["input_ids"]) < len(sys_prompt) / 3  # the format is covered by merges
+    # the format is covered by merges: ~3 characters a token (one a token unmerged); the
+    # corpus is the phone's text over twelve apps, which the vocabulary's merges share
+    assert len(tok(sys_prompt)["input_ids"]) < len(sys_prompt) / 2.5
     rendered = tok.apply_chat_template(read_rows([text_data])[0]["messages"], tokenize=False)
     assert rendered.startswith("<|im_start|>system\nYou are a GUI agent")
     assert rendered.endswith("<|im_end|>\n")

@@ -77,7 +77,7 @@ def traps_table(rows: list[dict]) -> Table:
 def _bench(args: argparse.Namespace) -> int:
     from antrap_gym.bench import run_all
 
-    res = run_all(quick=args.quick)
+    res = run_all(quick=args.quick, suite=args.suite)
     if args.json:
         print(json.dumps(res, indent=1))
         return 0
@@ -159,6 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="measure the simulated phone's speed")
     b.add_argument("--json", action="store_true", help="print the figures as JSON")
     b.add_argument("--quick", action="store_true", help="fewer repeats (seconds, not minutes)")
+    b.add_argument("--suite", default="antrap",
+                   help="the suite whose oracle action stream is replayed (default: antrap)")
     b.set_defaults(fn=_bench)
     return p
 

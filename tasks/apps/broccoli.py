@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from antrap_gym.tasks.checks.base import Check, Holds, NotPrepared
+from antrap_gym.tasks.checks.base import Check, Either, Holds, NotPrepared
 from antrap_gym.tasks.checks.database import DatabaseTable, read_rows
 from antrap_gym.tasks.checks.match import Eq, Fuzzy
 from antrap_gym.tasks.checks.rows import Added
@@ -414,7 +414,10 @@ def search_delete_steps(title: str, gone: Any, last: Any) -> list[Step]:
 
     searching = Holds(ElementShows(({"resource_id": f"{PKG}:id/search_src_text"},)))
     return [Tap(screen=MAIN, target=Target(desc="Search"), done=searching),
-            TypeText(screen=MAIN, target=Target(rid="search_src_text", cls="EditText"), text=title),
+            TypeText(screen=MAIN, target=Target(rid="search_src_text", cls="EditText"), text=title,
+                     requires=Target(rid="search_src_text"),
+                     done=Either(gone, Holds(ElementShows(({"resource_id": Eq(f"{PKG}:id/search_src_text"),
+                                                             "text": Eq(title)},))))),
             *delete_steps(title, gone, last)]
 
 

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from antrap_gym.tasks.checks.base import Holds
+from antrap_gym.tasks.checks.base import Check, Holds
 from antrap_gym.tasks.checks.database import DatabaseTable, read_rows
+from antrap_gym.tasks.checks.match import Eq
 from antrap_gym.tasks.checks.screen import ElementShows
 from antrap_gym.tasks.recipes import UNSET, Recipe, q, sh
 from antrap_gym.tasks.steps import OpenApp, Step, Tap, Target, TypeText
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from antrap_gym.device import Device
 
 PKG = "com.simplemobiletools.calendar.pro"
+RID = PKG + ":id/"
 EVENTS_DB = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db"
 #: the month / day / agenda views (one activity, as in the app)
 MAIN = ".activities.MainActivity"
@@ -229,26 +231,52 @@ class IdIn:
         return isinstance(v, int) and v in self.ids
 
 
+@dataclasses.dataclass
+class EventGone(Check):
+    """No event titled `title` starts on the UTC day of `day_ts` (one of a delete task's
+    targets is deleted): a solution step's `done`, read from the database."""
+
+    title: str
+    day_ts: int
+
+    def score(self, device: Device, answer: str | None) -> float:
+        lo = int(self.day_ts) - int(self.day_ts) % DAY
+        rows = read_rows(device, EVENTS_DB, "SELECT count(*) AS n FROM events WHERE title = ? "
+                         "AND start_ts >= ? AND start_ts < ?", (self.title, lo, lo + DAY))
+        return float(rows[0]["n"] == 0)
+
+
 def editor_date(ts: int) -> str:
     """The editor's label for the day of `ts`: "Mon, October 16 2023"."""
     d = dt.datetime.fromtimestamp(int(ts), tz=dt.UTC)
     return f"{d.strftime('%a')}, {d.strftime('%B')} {d.day} {d.year}"
 
 
-def set_when(which: str, date: str, hour: str, minute: str,
-             shown_date: Any = None, shown_time: Any = None) -> list[Step]:
-    """Set the editor's start or end date and time through the pickers; the steps of
-    a part the editor already shows right (`shown_date`, `shown_time`: element
-    patterns, e.g. the end after the start moved it) are skipped."""
+def shown(which: str, part: str, text: str) -> Target:
+    """The editor's start/end date/time field showing `text`."""
+    return Target(rid=f"event_{which}_{part}", text=text)
+
+
+def set_when(which: str, date: str, hour: str, minute: str, date_label: str, time_label: str,
+             after: tuple[Target, ...] = ()) -> list[Step]:
+    """Set the editor's start or end date and time through the pickers. Each part is done
+    when its field shows the value (`date_label`, `time_label`: the end after the start
+    moved it is skipped), and waits for the part before it (`after`, then its own date):
+    a picker closed before its OK is reopened, not passed over."""
     picker, clock = EDITOR + "|" + DATE_TITLE, EDITOR + "|" + TIME_TITLE
-    d_done = Holds(ElementShows(shown_date)) if shown_date else None
-    t_done = Holds(ElementShows(shown_time)) if shown_time else None
+    on_date = shown(which, "date", date_label)
+    d_done = Holds(ElementShows(({"resource_id": Eq(RID + f"event_{which}_date"),
+                                  "text": Eq(date_label)},)))
+    t_done = Holds(ElementShows(({"resource_id": Eq(RID + f"event_{which}_time"),
+                                  "text": Eq(time_label)},)))
     return [
-        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_date"), done=d_done),
+        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_date"), done=d_done,
+            requires=after or None),
         Tap(screen=picker, target=Target(desc=date)),
-        Tap(screen=picker, target=Target(text="OK")),
-        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_time"), done=t_done),
+        Tap(screen=picker, target=Target(text="OK"), done=d_done),
+        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_time"), done=t_done,
+            requires=(*after, on_date)),
         TypeText(screen=clock, target=field("input_hour"), text=hour),
         TypeText(screen=clock, target=field("input_minute"), text=minute),
-        Tap(screen=clock, target=Target(text="OK")),
+        Tap(screen=clock, target=Target(text="OK"), done=t_done),
     ]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from antrap_gym.tasks.binding import F
-from antrap_gym.tasks.checks import Added, DatabaseTable, Eq, Fuzzy, read_rows
+from antrap_gym.tasks.checks import Added, DatabaseTable, Either, Eq, Fuzzy, read_rows
 from antrap_gym.tasks.recipes import UNSET, Recipe, q, sh
 from antrap_gym.tasks.steps import OpenApp, Step, Tap, Target, TypeText
 
@@ -271,15 +271,6 @@ class Shows:
                    and (e.text or "").strip() == self.text for e in device.ui_elements())
 
 
-@dataclasses.dataclass(frozen=True)
-class Either:
-    first: Any
-    second: Any
-
-    def __call__(self, device: Device) -> bool:
-        return bool(self.first(device) or self.second(device))
-
-
 def saved(r: Row) -> Count:
     """The expense `r` (as the oracle types it) is in the table."""
     return Count(" AND ".join(f"{c} = {sql_text(r[c])}" for c in ("name", "amount", "category",
@@ -315,7 +306,11 @@ def add_steps(rows: Sequence[Row]) -> list[Step]:
             Tap(screen=CATEGORY, target=Target(text=cat), done=Either(done, Shows("sp_category", cat))),
             TypeText(screen=ENTRY, target=field("edt_note"), text=r["note"],
                      done=Either(done, Shows("edt_note", r["note"]))),
-            Tap(screen=ENTRY, target=Target(text="Save"), done=done),
+            # Save waits for the whole form (a field a tap or a choice missed is redone)
+            Tap(screen=ENTRY, target=Target(text="Save"), done=done, requires=(
+                Target(rid="edt_name", text=r["name"]),
+                Target(rid="edt_amount", text=typed_amount(r["amount"])),
+                Target(rid="sp_category", text=cat), Target(rid="edt_note", text=r["note"]))),
         ]
     return steps
 

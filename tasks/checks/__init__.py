@@ -15,7 +15,7 @@ check runs on the simulated phone and on a real emulator alike.
 """
 
 from antrap_gym.tasks.checks.answer import AnswerIs, ShellValue
-from antrap_gym.tasks.checks.base import AllOf, Check, Holds, MeanOf, NotPrepared
+from antrap_gym.tasks.checks.base import AllOf, Check, Either, Holds, MeanOf, NotPrepared
 from antrap_gym.tasks.checks.database import DatabaseError, DatabaseQuery, DatabaseTable, read_rows
 from antrap_gym.tasks.checks.dedupe import Deduplicated
 from antrap_gym.tasks.checks.files import (
@@ -36,7 +36,7 @@ from antrap_gym.tasks.checks.sms import SmsResent, SmsSent
 
 __all__ = [
     "Absent", "Added", "AllOf", "AnswerIs", "AnyItem", "Changed", "Check", "DatabaseError",
-    "DatabaseQuery", "DatabaseTable", "Deduplicated", "DirExists", "ElementShows", "Eq",
+    "DatabaseQuery", "DatabaseTable", "Deduplicated", "DirExists", "Either", "ElementShows", "Eq",
     "FileContent", "FileExists", "Fuzzy",
     "Holds", "MeanOf", "NotPrepared", "OnlyItem", "Phone", "ProviderError", "ProviderQuery",
     "Removed", "RowsExist", "ScreenShows", "SettingEquals", "SettingIn", "SettingNear",

@@ -4,7 +4,7 @@ read through the Device protocol only, and the composites over checks."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from antrap_gym.device import Device
@@ -80,3 +80,15 @@ class Holds:
 
     def __call__(self, device: Device) -> bool:
         return self.check(device) >= 1.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Either:
+    """A solution step's `done` from two: true when either is (a field typed already, or the
+    row it was for saved or deleted)."""
+
+    first: Any
+    second: Any
+
+    def __call__(self, device: Device) -> bool:
+        return bool(self.first(device) or self.second(device))

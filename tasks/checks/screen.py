@@ -62,9 +62,13 @@ class ElementShows(Check):
         return 1.0
 
 
+#: a pattern's field -> the element's attribute (the id as uiautomator names it)
+_ATTR = {"resource_id": "resource_name"}
+
+
 def _matches(el: Any, pattern: dict[str, Any]) -> bool:
     for name, want in pattern.items():
-        value = getattr(el, name, None)
+        value = getattr(el, _ATTR.get(name, name), None)
         if not (want(value) if callable(want) else value == want):
             return False
     return True

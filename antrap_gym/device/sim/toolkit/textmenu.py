@@ -42,8 +42,24 @@ def long_press(phone: Phone, act: Activity, field: str, x: int, y: int) -> None:
 
     if act.focus != field:
         ime.focus(act, field)
-    phone.wm.ime_shown = True
+    if not phone.wm.ime_shown:
+        # the keyboard comes up and the window shrinks: the field moves (up, or scrolled
+        # into view), and the toolbar goes where the field is now, as Android's does
+        phone.wm.ime_shown = True
+        phone.changed()
+        x, y = _field_top(phone, field, (x, y))
     open_toolbar(phone, act, field, (x, y))
+
+
+def _field_top(phone: Phone, field: str, where: tuple[int, int]) -> tuple[int, int]:
+    """The top centre of the app window's edit view bound to `field` (else `where`)."""
+    for win in phone.windows():
+        if win.name != "app":
+            continue
+        for v in win.root.walk():
+            if v.field == field:
+                return (v.rect[0] + v.rect[2]) // 2, v.rect[1]
+    return where
 
 
 def open_toolbar(phone: Phone, act: Activity, field: str, anchor: tuple[int, int]) -> None:

@@ -268,9 +268,33 @@ class EventActivity(CalendarActivity):
         self.loaded = False
         self.start_ts = self.end_ts = 0
         self.repeat_interval = self.repeat_rule = 0
+        #: the form as it was opened (leaving a changed form asks to save first)
+        self.opened: tuple = ()
 
     def title(self, phone: Phone) -> str:
         return "Edit event" if self.event_id else "New event"
+
+    def _form(self) -> tuple:
+        return (tuple(self.fields.get(k, "") for k in ("title", "location", "description")),
+                self.start_ts, self.end_ts, self.repeat_interval)
+
+    def on_back(self, phone: Phone) -> bool:
+        """BACK (or Up) on a changed form asks, as the app does, whether to save it first."""
+        if self.popup is None and self.loaded and self._form() != self.opened:
+            phone.open_popup(self, Dialog("Save changes before closing?", buttons=[
+                Choice("Discard", "discard"), Choice("Save", "save_and_close")]))
+            return True
+        return False
+
+    def discard(self, phone: Phone) -> None:
+        phone.finish_activity(self)
+
+    def save_and_close(self, phone: Phone) -> None:
+        self._save(phone)
+
+    def _up(self, phone: Phone) -> None:
+        if not self.on_back(phone):
+            phone.finish_activity(self)
 
     def _load(self, phone: Phone) -> None:
         self.loaded = True
@@ -280,13 +304,14 @@ class EventActivity(CalendarActivity):
                 self.set_field(k, getattr(e, k))
             self.start_ts, self.end_ts = e.start_ts, e.end_ts
             self.repeat_interval, self.repeat_rule = e.repeat_interval, e.repeat_rule
-            return
-        self.event_id = None
-        now = phone.now
-        start = (now // 3600 + 1) * 3600   # the next whole hour
-        if self.day is not None:
-            start = day_start(dt.date(*self.day)) + (start % 86400)
-        self.start_ts, self.end_ts = start, start + 3600
+        else:
+            self.event_id = None
+            now = phone.now
+            start = (now // 3600 + 1) * 3600   # the next whole hour
+            if self.day is not None:
+                start = day_start(dt.date(*self.day)) + (start % 86400)
+            self.start_ts, self.end_ts = start, start + 3600
+        self.opened = self._form()
 
     def build(self, ui: UI, phone: Phone) -> None:
         if not self.loaded:
@@ -295,7 +320,8 @@ class EventActivity(CalendarActivity):
         if self.event_id:
             actions.insert(0, BarAction("delete", "Delete", lambda: self._ask_delete(phone),
                                         rid=RID + "delete"))
-        ui.toolbar("Edit event" if self.event_id else "New event", back=True, actions=actions)
+        ui.toolbar("Edit event" if self.event_id else "New event", back=lambda: self._up(phone),
+                   actions=actions)
         ui.edit("title", "Title", rid=RID + "event_title")
         ui.edit("location", "Location", rid=RID + "event_location")
         ui.edit("description", "Description", rid=RID + "event_description")
@@ -316,8 +342,10 @@ class EventActivity(CalendarActivity):
         ui.divider()
         label = next((lbl for lbl, iv in REPEATS if iv == self.repeat_interval),
                      f"Every {self.repeat_interval // 86400} days")
-        ui.row(label, icon="repeat", rid=RID + "event_repetition",
-               on_click=lambda: self._ask_repeat(phone))
+        r = ui._take(ui.dp(56))   # as in the app: the repetition is one text view showing it
+        ui.mk("text", (r[0] + ui.dp(16), r[1], r[2] - ui.dp(16), r[3]), text=label,
+              style="row_title", rid=RID + "event_repetition",
+              on_click=lambda: self._ask_repeat(phone))
 
     # --- pickers' results ----------------------------------------------------------------------
     def set_date(self, phone: Phone, which: str, year: int, month: int, day: int) -> None:
