@@ -1104,14 +1104,14 @@ def test_oracle_succeeds_on_at_least_200_trapped_episodes_per_type():
     from antrap_gym.tasks import get_suite
 
     suite = get_suite("antrap")
-    # 3 variants of the 76 reference templates: 228 episodes per type (the 10-variant
+    # 3 variants of the 152 reference templates: 456 episodes per type (the 10-variant
     # figures of docs/traps.md come from `antrap solvability`)
     episodes = [(t, v) for t in suite.templates for v in range(3)]
-    results = audit(list(TRAP_TYPES), episodes, trap_settings={"p": 0.35})
+    results = audit(list(TRAP_TYPES), episodes, trap_settings={"p": 0.16})
     for trap, a in results.items():
         assert a.trapped_episodes >= 200, (trap, a.trapped_episodes)
-        # at p = 0.35 (twice the paper's) a long typing task can meet more events than
-        # its budget absorbs (RecipeAddMultipleRecipes under temporal_conflict): >= 99%
+        # the paper's p; at p = 0.35 a long typing task can meet more events than its
+        # budget absorbs (RecipeAddMultipleRecipes under temporal_conflict: 97.8%)
         assert a.solvable_rate >= 0.99, (trap, a.solvable_rate, a.failures[:2])
         assert a.oracle_success_rate >= 0.99, (trap, a.oracle_success_rate, a.failures[:3])
 
@@ -1146,12 +1146,13 @@ def test_at_the_paper_p_every_full_suite_episode_meets_its_trap_or_is_a_stated_e
                 if res.info["traps"]:
                     fired += 1
                     continue
-                if trap == "grounding_error":
+                if trap in ("grounding_error", "type_mismatch", "intent_deviation"):
                     # exception 1 of docs/traps.md: an episode whose oracle never touches the
                     # screen after the planned step (open the app, read, answer) has no tap
                     # to misplace
                     first = min(f.step for f in w.plan)
-                    assert not any("x" in a for st, a in acts if st >= first), (tid, seed, acts)
+                    assert not any("x" in a or a.get("action_type") in ("input_text", "scroll", "swipe")
+                                   for st, a in acts if st >= first), (trap, tid, seed, acts)
                     continue
                 assert trap == "visual_hallucination", (trap, tid, seed, w.plan)
                 first = min(f.step for f in w.plan)
