@@ -328,7 +328,9 @@ def delete_steps(rows: Sequence[Row], first_id: int = 1, unique: bool = True,
         whose = (Target(rid="tv_name", text=r["name"]) if unique
                  else Target(rid="tv_amount", text=money(r["amount"])))
         steps += [
-            Tap(screen=LOGS, target=Target(desc=describe(r)), done=gone),
+            # not in selection mode (its bar says "N selected"), where a tap only selects
+            Tap(screen=LOGS, target=Target(desc=describe(r)), done=gone,
+                requires=Target(text="Expense logs")),
             Tap(screen=DETAIL, target=Target(desc="Delete"), requires=whose, done=gone),
             Tap(screen=DELETE_ONE, target=Target(text="Delete"), done=gone,
                 requires=Target(rid="message", text=r["name"])),
