@@ -1151,8 +1151,10 @@ def test_at_the_paper_p_every_full_suite_episode_meets_its_trap_or_is_a_stated_e
                     # screen after the planned step (open the app, read, answer) has no tap
                     # to misplace
                     first = min(f.step for f in w.plan)
-                    assert not any("x" in a or a.get("action_type") in ("input_text", "scroll", "swipe")
-                                   for st, a in acts if st >= first), (trap, tid, seed, acts)
+                    # (intent deviation also needs a fork-proved alternative: not checked here)
+                    assert trap == "intent_deviation" or not any(
+                        "x" in a or a.get("action_type") in ("input_text", "scroll", "swipe")
+                        for st, a in acts if st >= first), (trap, tid, seed, acts)
                     continue
                 assert trap == "visual_hallucination", (trap, tid, seed, w.plan)
                 first = min(f.step for f in w.plan)
