@@ -1,10 +1,11 @@
-"""README shows what the code does: its sample table is what the main job prints today,
-and its Python example prints what its comments say."""
+"""README shows what the code does: its sample table adds up from the main job's
+committed outcome record, a sample of that record repeats today, and its Python example
+prints what its comments say."""
 
 from __future__ import annotations
 
 import importlib.util
-import os
+import json
 import re
 import subprocess
 import sys
@@ -23,17 +24,71 @@ def _tool():
     return mod
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("ANTRAP_README_MAIN_JOB") != "1",
-                    reason="the main job takes 8-13 minutes on 2 cores since the default suite "
-                           "holds 152 templates: run with ANTRAP_README_MAIN_JOB=1")
-def test_readmes_sample_table_is_what_a_fresh_main_job_prints(tmp_path):
-    """The main job (`antrap eval`, README's command) repeats exactly: its table must be
-    README's, or README is stale (regenerate: python docs/tools/readme_table.py)."""
+def test_the_outcome_record_is_the_whole_main_job_of_todays_suite():
+    """docs/main-job holds one outcome per episode README's command runs today: a template
+    added, renamed or given another variant count makes this fail until the record is
+    regenerated (python docs/tools/readme_table.py)."""
     tool = _tool()
-    summary = tool.run_main_job(tmp_path / "run")
-    fresh = tool.render(summary)
-    assert tool.readme_table(README) == fresh, f"README's table is stale; a fresh run prints:\n{fresh}"
+    recorded = [o["id"] for o in tool.load_record()]
+    wanted = [s.key for s in tool.main_job_config().episodes()]
+    assert len(recorded) == len(set(recorded))
+    missing, extra = set(wanted) - set(recorded), set(recorded) - set(wanted)
+    assert not missing and not extra, (f"{len(missing)} episodes of today's main job are not "
+                                       f"recorded, {len(extra)} recorded ones are gone: "
+                                       f"{sorted(missing)[:3]} {sorted(extra)[:3]}")
+    assert recorded == wanted  # in the run's own order, so the file is byte-stable
+    run = json.loads(tool.RUN.read_text())
+    assert run["episodes"] == len(wanted)
+    assert re.search(rf"\b{len(wanted):,} episodes", README), "README's episode count is stale"
+
+
+def test_readmes_table_is_what_the_recorded_main_job_printed():
+    tool = _tool()
+    table = tool.render(tool.record_summary(tool.load_record()))
+    assert tool.readme_table(README) == table, f"README's table is not the record's:\n{table}"
+
+
+def _sample(config, per_cell: int = 1) -> list:
+    """A seeded sample of the main job: for every agent x setting, `per_cell` template(s)
+    of each app (first app a template touches) with a seeded variant."""
+    import random
+
+    from antrap_gym.tasks import get_template
+
+    by_cell: dict[tuple, list] = {}
+    for spec in config.episodes():
+        app = get_template(spec.task).apps[0]
+        by_cell.setdefault((spec.agent.label, spec.setting, app), []).append(spec)
+    rng = random.Random(20231015)
+    return [s for cell in sorted(by_cell) for s in rng.sample(by_cell[cell], per_cell)]
+
+
+@pytest.mark.slow
+def test_a_sample_of_the_recorded_episodes_repeats_outcome_by_outcome():
+    """Every agent x setting x app: a seeded episode of the record, run again now through
+    the evaluation harness, has the recorded success, steps, trap seed, trap events and
+    actions (a digest). A change that moves any episode of the sample fails here; the
+    record then needs regenerating, and README's table with it."""
+    from antrap_gym.eval.worker import EpisodeRunner
+
+    tool = _tool()
+    config = tool.main_job_config()
+    config.screens = "none"
+    recorded = {o["id"]: o for o in tool.load_record()}
+    sample = _sample(config)
+    agents = {s.agent.label for s in sample}
+    assert len(sample) >= 11 * 11 * 3 and agents == {"oracle", "replay", "random"}
+    runner = EpisodeRunner(config, None)
+    moved = []
+    try:
+        for spec in sample:
+            fresh = tool.outcome(runner.run(spec))
+            if fresh != recorded[spec.key]:
+                moved.append((spec.key, {k: (recorded[spec.key][k], v) for k, v in fresh.items()
+                                         if recorded[spec.key][k] != v}))
+    finally:
+        runner.close()
+    assert not moved, f"{len(moved)} of {len(sample)} sampled episodes moved: {moved[:3]}"
 
 
 def test_the_table_tool_notices_a_changed_figure(tmp_path):

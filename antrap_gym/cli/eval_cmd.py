@@ -119,32 +119,45 @@ def agent_kwargs(args: argparse.Namespace, name: str) -> dict[str, Any]:
     return kw
 
 
+def eval_config(args: argparse.Namespace, devices: list[str] | None = None):
+    """The `EvalConfig` that `antrap eval` runs for these arguments (`parse_args(["eval"])`
+    gives the main job's); `devices` as `device_names` resolved them (default: resolve
+    `--device` here, a ValueError for a mistyped name)."""
+    from antrap_gym.device.adb import device_names
+    from antrap_gym.eval import AgentSpec, EvalConfig
+
+    names = args.agent or DEFAULT_AGENTS
+    agents = [AgentSpec.make(n, label=args.label if len(names) == 1 else None,
+                             **agent_kwargs(args, n)) for n in names]
+    if devices is None:
+        devices = device_names(args.device or ["sim"])
+    return EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
+                      variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
+                      screens_sample=args.screens_sample,
+                      episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
+                      trap_retries=args.trap_retries,
+                      devices=devices)
+
+
 def run_eval(args: argparse.Namespace) -> int:
+    from rich.text import Text
+
     from antrap_gym.console import make_console
     from antrap_gym.device.adb import device_names
-    from antrap_gym.eval import AgentSpec, EvalConfig, ResultsExist, evaluate
+    from antrap_gym.eval import ResultsExist, evaluate
     from antrap_gym.eval.store import fresh_run_dir
 
     console = make_console()
     if args.inline and args.backend == "ray":
         console.print("[red]--inline runs in this process; it cannot be combined with --backend ray")
         return 2
-    names = args.agent or DEFAULT_AGENTS
-    agents = [AgentSpec.make(n, label=args.label if len(names) == 1 else None,
-                             **agent_kwargs(args, n)) for n in names]
     try:
-        from rich.text import Text
-
         devices = device_names(args.device or ["sim"])
     except ValueError as e:  # a mistyped device name or option: a usage error, before any episode
         console.print(Text.assemble(("--device: ", "red"), str(e)))
         return 2
-    config = EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
-                        variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
-                        screens_sample=args.screens_sample,
-                        episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
-                        trap_retries=args.trap_retries,
-                        devices=devices)
+    config = eval_config(args, devices)
+    agents = config.agents
     out = Path(args.out) if args.out else fresh_run_dir("eval")
     n = len(config.episodes())
     console.print(f"[bold]antrap eval[/]: {', '.join(a.label for a in agents)} on "
