@@ -100,7 +100,9 @@ class TrapWrapper(gym.Wrapper):
         #: two stacked traps of one type draw different plans
         self.salt_index = sum(1 for w in below if w.trap_type == self.trap_type)
         self._innermost = not below
-        self._prover = Prover()
+        # one prover per stack: its memo of oracle distances by (task, phone state) is pure,
+        # so stacked traps asking about the same state after a step fork the phone once
+        self._prover = below[0]._prover if below else Prover()
         #: the plan drawn at reset (a function of the seed only)
         self.plan: list[Firing] = []
         #: the plan as the episode goes: a firing pulled forward when the agent finished early
