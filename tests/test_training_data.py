@@ -400,7 +400,7 @@ def test_tiny_model_builds_deterministically(tiny_dir, tmp_path):
 
     from antrap_gym.training.tiny import build_tiny_policy
 
-    again = build_tiny_policy(tmp_path / "again", seed=0)
+    again = build_tiny_policy(tmp_path / "again", seed=0, cache=False)  # trained afresh
     assert (again / "tokenizer.json").read_bytes() == (tiny_dir / "tokenizer.json").read_bytes()
     a, b = load_file(tiny_dir / "model.safetensors"), load_file(again / "model.safetensors")
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
@@ -410,6 +410,31 @@ def test_tiny_model_builds_deterministically(tiny_dir, tmp_path):
     other = build_tiny_policy(tmp_path / "other", seed=1)
     c = load_file(other / "model.safetensors")
     assert any(not torch.equal(a[k], c[k]) for k in a if a[k].shape == c[k].shape)
+
+
+def test_the_tokenizer_cache_is_read_and_keyed_by_settings(tmp_path, monkeypatch):
+    """A tokenizer in the cache slot of its settings is what a build takes (here a stand-in
+    trained on two lines, so the test needs no 30 s corpus); other settings miss it."""
+    from antrap_gym.agents.policy import PolicyConfig
+    from antrap_gym.training.tiny import (
+        _train_bpe,
+        phone_tokenizer,
+        tokenizer_cache_path,
+    )
+
+    monkeypatch.setenv("ANTRAP_CACHE_DIR", str(tmp_path / "cache"))
+    policy = PolicyConfig(observation="text")
+    slot = tokenizer_cache_path(policy, 300, variants=2, seed=0)
+    assert slot.is_relative_to(tmp_path / "cache")
+    assert slot != tokenizer_cache_path(policy, 300, variants=2, seed=1)
+    assert slot != tokenizer_cache_path(policy, 301, variants=2, seed=0)
+    other = PolicyConfig(observation="text", prompt="m3a")
+    assert slot != tokenizer_cache_path(other, 300, variants=2, seed=0)
+    slot.parent.mkdir(parents=True)
+    _train_bpe(["Open the Settings app", "Turn Wi-Fi off."], 300).save(str(slot))
+    tok = phone_tokenizer(policy, 300, variants=2, seed=0)
+    assert tok.decode(tok("Turn Wi-Fi off.")["input_ids"]) == "Turn Wi-Fi off."
+    assert len(tok) < 300 and "<tool_call>" in tok.get_vocab() and tok.chat_template
 
 
 def test_transformers_agent_loads_the_tiny_policy(tiny_dir):

@@ -9,11 +9,20 @@ tokenizer covers what the policy reads and writes. The chat template is TRL's
 templates it ships). The result is a `save_pretrained` directory that
 `TransformersAgent(model_path=...)`, `SFTTrainer` and `GRPOTrainer` load.
 The same seed gives the same tokenizer and weights.
+
+The tokenizer's corpus comes from oracle episodes over every template (~30 s on
+2 cores), so `phone_tokenizer` keeps each trained tokenizer in a cache
+(`$ANTRAP_CACHE_DIR`, default `~/.cache/antrap-gym`), keyed by its settings and a
+digest of this package's source: any change to an app, template or prompt makes a
+new key, so a cached tokenizer is always the one training would give now.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +48,11 @@ def chat_template() -> str:
 
 def train_tokenizer(lines: list[str], vocab_size: int):
     """A byte-level BPE tokenizer (Qwen's special tokens and tags) trained on `lines`."""
+    return _wrap(_train_bpe(lines, vocab_size))
+
+
+def _train_bpe(lines: list[str], vocab_size: int):
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
 
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
@@ -48,12 +60,78 @@ def train_tokenizer(lines: list[str], vocab_size: int):
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
     tok.train_from_iterator(lines, trainer)
+    return tok
+
+
+def _wrap(tok):
+    """The trained BPE as a transformers tokenizer: Qwen's special tokens, tags, chat template."""
+    from transformers import PreTrainedTokenizerFast
+
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>",
                                    model_max_length=131072, padding_side="right",
                                    clean_up_tokenization_spaces=False)
     fast.add_tokens(TAG_TOKENS)
     fast.chat_template = chat_template()
     return fast
+
+
+def cache_dir() -> Path:
+    """Where built artefacts are kept between runs (`$ANTRAP_CACHE_DIR`, else
+    `$XDG_CACHE_HOME/antrap-gym`, else `~/.cache/antrap-gym`)."""
+    if os.environ.get("ANTRAP_CACHE_DIR"):
+        return Path(os.environ["ANTRAP_CACHE_DIR"]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "antrap-gym"
+
+
+def source_digest() -> str:
+    """A digest of every Python file of the package (the phone, its apps, the templates,
+    the policy format): what the phone's text, and so a tokenizer's corpus, comes from."""
+    import antrap_gym
+    import antrap_gym.tasks
+    import antrap_gym.training
+
+    h = hashlib.sha256()
+    roots = {Path(p).resolve() for mod in (antrap_gym, antrap_gym.tasks, antrap_gym.training)
+             for p in mod.__path__}
+    for root in sorted(roots):
+        for f in sorted(root.rglob("*.py")):
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def tokenizer_cache_path(policy: PolicyConfig, vocab_size: int, variants: int = 2,
+                         seed: int = 0) -> Path:
+    """Where `phone_tokenizer` keeps the BPE of these settings for this source."""
+    settings = json.dumps({"policy": _asdict(policy), "vocab_size": vocab_size,
+                           "variants": variants, "seed": seed}, sort_keys=True, default=str)
+    key = hashlib.sha256((settings + source_digest()).encode()).hexdigest()[:24]
+    return cache_dir() / "tokenizers" / f"{key}.json"
+
+
+def phone_tokenizer(policy: PolicyConfig, vocab_size: int, variants: int = 2, seed: int = 0,
+                    cache: bool = True):
+    """The tokenizer `train_tokenizer` makes from `phone_corpus(policy, variants, seed)`,
+    from the cache when it holds one for these settings and this source (see module doc)."""
+    from tokenizers import Tokenizer
+
+    from antrap_gym.training.data import phone_corpus
+
+    where = tokenizer_cache_path(policy, vocab_size, variants, seed)
+    key = where.stem
+    if cache and where.is_file():
+        return _wrap(Tokenizer.from_file(str(where)))
+    bpe = _train_bpe(phone_corpus(policy, variants=variants, seed=seed), vocab_size)
+    if cache:
+        try:  # written aside, then moved in: workers building the same key never see half
+            where.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=where.parent, prefix=f".{key}-")
+            os.close(fd)
+            bpe.save(tmp)
+            os.replace(tmp, where)
+        except OSError:
+            pass  # a read-only or full disk only costs the next build its 30 s
+    return _wrap(bpe)
 
 
 def _model_config(tiny: TinyConfig, vocab_size: int, eos: int, pad: int):
@@ -73,20 +151,21 @@ def _model_config(tiny: TinyConfig, vocab_size: int, eos: int, pad: int):
 
 
 def build_tiny_policy(out_dir: str | Path, tiny_cfg: TinyConfig | None = None,
-                      policy_cfg: PolicyConfig | None = None, seed: int = 0) -> Path:
-    """Build, save and return the tiny policy directory (tokenizer + random weights)."""
+                      policy_cfg: PolicyConfig | None = None, seed: int = 0,
+                      cache: bool = True) -> Path:
+    """Build, save and return the tiny policy directory (tokenizer + random weights).
+    cache: take the tokenizer from the cache when it holds it (`phone_tokenizer`)."""
     import torch
     from transformers import GenerationConfig
 
     from antrap_gym.training.config import TinyConfig
-    from antrap_gym.training.data import phone_corpus
 
     tiny = tiny_cfg or TinyConfig()
     policy = policy_cfg or PolicyConfig(observation="text")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    lines = phone_corpus(policy, variants=tiny.corpus_variants, seed=seed)
-    tok = train_tokenizer(lines, tiny.vocab_size)
+    tok = phone_tokenizer(policy, tiny.vocab_size, variants=tiny.corpus_variants, seed=seed,
+                          cache=cache)
     eos = tok.convert_tokens_to_ids("<|im_end|>")
     pad = tok.convert_tokens_to_ids("<|endoftext|>")
     config, cls = _model_config(tiny, len(tok), eos, pad)
@@ -97,7 +176,7 @@ def build_tiny_policy(out_dir: str | Path, tiny_cfg: TinyConfig | None = None,
     model.save_pretrained(out)
     tok.save_pretrained(out)
     info = {"arch": config.model_type, "seed": seed, "tiny": _asdict(tiny), "vocab": len(tok),
-            "parameters": sum(p.numel() for p in model.parameters()), "corpus_lines": len(lines),
+            "parameters": sum(p.numel() for p in model.parameters()),
             "policy": _asdict(policy)}
     (out / BUILD_INFO).write_text(json.dumps(info, indent=1))
     return out
@@ -182,5 +261,6 @@ def load_policy(model_cfg: ModelConfig, path: str | Path | None = None):
     return model, proc
 
 
-__all__ = ["SPECIAL_TOKENS", "TAG_TOKENS", "build_tiny_policy", "chat_template", "is_model_dir",
-           "load_policy", "policy_path", "train_tokenizer"]
+__all__ = ["SPECIAL_TOKENS", "TAG_TOKENS", "build_tiny_policy", "cache_dir", "chat_template", "is_model_dir",
+           "load_policy", "phone_tokenizer", "policy_path", "source_digest", "tokenizer_cache_path",
+           "train_tokenizer"]
