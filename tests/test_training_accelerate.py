@@ -44,7 +44,7 @@ def test_the_accelerate_configs_parse_with_accelerates_loader():
 def test_antrap_train_sft_runs_under_accelerate_launch(tmp_path):
     from antrap_gym.agents.policy import PolicyConfig
     from antrap_gym.training.data import collect
-    from tests.test_training_lora import small_policy
+    from tests.small_policy import small_policy
 
     data = collect(tmp_path / "data", traps=["clean"], variants=1, tasks=["SettingsWifiToggle"],
                    policy_cfg=PolicyConfig(observation="text"))

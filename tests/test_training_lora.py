@@ -20,6 +20,7 @@ for _mod in ("torch", "transformers", "trl", "datasets", "tokenizers", "peft"):
 from antrap_gym.agents.policy import PolicyConfig  # noqa: E402
 from antrap_gym.training.config import ConfigError, load_config  # noqa: E402
 from antrap_gym.training.data import collect  # noqa: E402
+from tests.small_policy import small_policy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "configs/train/smoke_cpu.yaml"
@@ -35,29 +36,6 @@ def data(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def tiny_dir(data, tmp_path_factory) -> Path:
     return small_policy(data, tmp_path_factory.mktemp("tiny"))
-
-
-def small_policy(data: Path, out: Path) -> Path:
-    """A tiny Qwen3 policy whose tokenizer is trained on the SFT rows alone (seconds, where the
-    phone-wide corpus of `build_tiny_policy` takes a minute on a busy 2-core machine)."""
-    import torch
-    from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
-
-    from antrap_gym.training.data import read_rows
-    from antrap_gym.training.tiny import train_tokenizer
-
-    lines = [m["content"] for r in read_rows([data]) for m in r["messages"]]
-    tok = train_tokenizer(lines, 1024)
-    eos, pad = tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids("<|endoftext|>")
-    config = Qwen3Config(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, head_dim=16, tie_word_embeddings=True,
-                         max_position_embeddings=8192, eos_token_id=eos, pad_token_id=pad, bos_token_id=None)
-    torch.manual_seed(0)
-    model = Qwen3ForCausalLM(config)
-    model.generation_config = GenerationConfig(eos_token_id=[eos, pad], pad_token_id=pad, do_sample=False)
-    model.save_pretrained(out)
-    tok.save_pretrained(out)
-    return out
 
 
 def _cfg(tiny_dir: Path, data: Path, **extra):

@@ -23,33 +23,11 @@ for _mod in ("torch", "transformers", "trl", "datasets", "tokenizers"):
 
 from antrap_gym.eval.metrics import newcombe, wilson  # noqa: E402
 from antrap_gym.training.evaluation import success_change  # noqa: E402
+from tests.small_policy import small_policy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAPS = ("external_interruption", "loop")
 FIRST = 3  # units of the first, stopped run
-
-
-def small_policy(out: Path, data: Path) -> Path:
-    """A 64-wide, 2-layer Qwen3 whose tokenizer is trained on one task's SFT rows (seconds;
-    the phone-wide corpus of the default tiny policy takes about a minute)."""
-    import torch
-    from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
-
-    from antrap_gym.training.data import read_rows
-    from antrap_gym.training.tiny import train_tokenizer
-
-    lines = [m["content"] for r in read_rows([data]) for m in r["messages"]]
-    tok = train_tokenizer(lines, 1024)
-    eos, pad = tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids("<|endoftext|>")
-    config = Qwen3Config(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, head_dim=16, tie_word_embeddings=True,
-                         max_position_embeddings=8192, eos_token_id=eos, pad_token_id=pad, bos_token_id=None)
-    torch.manual_seed(0)
-    model = Qwen3ForCausalLM(config)
-    model.generation_config = GenerationConfig(eos_token_id=[eos, pad], pad_token_id=pad, do_sample=False)
-    model.save_pretrained(out)
-    tok.save_pretrained(out)
-    return out
 
 
 def command(out: Path, model: Path, *extra: str) -> list[str]:
@@ -66,7 +44,7 @@ def runs(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("table")
     data = collect(base / "data", traps=["clean"], variants=1, tasks=["SettingsWifiToggle"],
                    policy_cfg=PolicyConfig(observation="text"))
-    model = small_policy(base / "tiny", data)
+    model = small_policy(data, base / "tiny")
     out = base / "out"
     first = subprocess.run(command(out, model, "--stop-after", str(FIRST)), cwd=ROOT, capture_output=True,
                            text=True, timeout=600)

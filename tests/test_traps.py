@@ -1097,38 +1097,27 @@ def test_trapped_vector_env_runs_async():
 
 
 @pytest.mark.slow
-def test_oracle_succeeds_on_at_least_200_trapped_episodes_per_type():
-    """The solvability audit: every injection leaves the task solvable (proved on a
-    fork) and the oracle finishes >= 99% of trapped episodes, per trap type."""
-    from antrap_gym.eval.audit import audit
-    from antrap_gym.tasks import get_suite
+def test_the_full_suite_audit_at_the_paper_p():
+    """One pass over every template x 3 variants per trap type, each type alone at the
+    paper's p = 0.16, the solvability guard forking the phone after every injection
+    (`antrap solvability`'s audit):
 
-    suite = get_suite("antrap")
-    # 3 variants of the 152 reference templates: 456 episodes per type (the 10-variant
-    # figures of docs/traps.md come from `antrap solvability`)
-    episodes = [(t, v) for t in suite.templates for v in range(3)]
-    results = audit(list(TRAP_TYPES), episodes, trap_settings={"p": 0.16})
-    for trap, a in results.items():
-        assert a.trapped_episodes >= 200, (trap, a.trapped_episodes)
-        # the paper's p; at p = 0.35 a long typing task can meet more events than its
-        # budget absorbs (RecipeAddMultipleRecipes under temporal_conflict: 97.8%)
-        assert a.solvable_rate >= 0.99, (trap, a.solvable_rate, a.failures[:2])
-        assert a.oracle_success_rate >= 0.99, (trap, a.oracle_success_rate, a.failures[:3])
+    - >= 200 trapped episodes per type, >= 99% of their events proved solvable on a fork;
+    - the oracle finishes every episode, trapped or not;
+    - every episode records an event, except the stated exceptions of docs/traps.md:
+      visual hallucination on screens with nothing to misshow (exception 2, checked
+      screen by screen), and an action trap whose oracle never touches the screen after
+      the planned step (exception 1: no tap to misplace).
 
-
-@pytest.mark.slow
-def test_at_the_paper_p_every_full_suite_episode_meets_its_trap_or_is_a_stated_exception():
-    """Every template x 3 variants, each type alone at p = 0.16: every episode
-    records an event, except visual hallucination on screens with nothing to
-    misshow (exception 2 of docs/traps.md, checked here screen by screen)."""
+    (The 10-variant figures of docs/traps.md come from `antrap solvability`.)"""
     from antrap_gym.traps import view
 
     suite = get_suite("antrap")
     figures = {}
     for trap in TRAP_TYPES:
-        env = make_env(traps=[trap], obs_mode="text")
+        env = make_env(traps=[trap], obs_mode="text", verify_solvable=True)
         w = _trap(env, trap)
-        fired = wins = n = 0
+        fired = wins = n = checked = solvable = 0
         for tid in suite.templates:
             for seed in range(3):
                 shown: list = []
@@ -1142,24 +1131,29 @@ def test_at_the_paper_p_every_full_suite_episode_meets_its_trap_or_is_a_stated_e
                                   on_reset=lambda o, i, shown=shown: shown.append((1, o)),
                                   on_step=seen)
                 n += 1
-                wins += res.success >= 1.0
-                if res.info["traps"]:
+                assert res.success >= 1.0, (trap, tid, seed, res.steps, res.budget,
+                                            res.info["traps"][:2])
+                wins += 1
+                events = res.info["traps"]
+                for e in events:
+                    if e.get("solvable") is not None:
+                        checked += 1
+                        solvable += bool(e["solvable"])
+                if events:
                     fired += 1
                     continue
+                first = min(f.step for f in w.plan)
                 if trap in ("grounding_error", "type_mismatch", "intent_deviation"):
-                    # exception 1 of docs/traps.md: an episode whose oracle never touches the
-                    # screen after the planned step (open the app, read, answer) has no tap
-                    # to misplace
-                    first = min(f.step for f in w.plan)
                     # (intent deviation also needs a fork-proved alternative: not checked here)
                     assert trap == "intent_deviation" or not any(
                         "x" in a or a.get("action_type") in ("input_text", "scroll", "swipe")
                         for st, a in acts if st >= first), (trap, tid, seed, acts)
                     continue
                 assert trap == "visual_hallucination", (trap, tid, seed, w.plan)
-                first = min(f.step for f in w.plan)
                 assert all(not w._candidates(view.entries(o["ui_elements"]), [])
                            for s, o in shown if s >= first), (tid, seed)
+        env.close()
         figures[trap] = (fired, wins, n)
-        assert wins == n, (trap, wins, n)
+        assert fired >= 200, (trap, fired)
+        assert checked and solvable / checked >= 0.99, (trap, solvable, checked)
     print({t: f"fired {f}/{n}, oracle {w}/{n}" for t, (f, w, n) in figures.items()})
