@@ -49,6 +49,9 @@ class Activity:
         return type(self).__name__
 
     # --- hooks --------------------------------------------------------------
+    def noop(self, phone: Phone) -> None:
+        """A dialog's Cancel (or any button that only closes it)."""
+
     def on_back(self, phone: Phone) -> bool:
         """Handle BACK inside the activity; return False to let it finish."""
         return False

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.apps.base import Activity
 from antrap_gym.device.sim.apps.broccoli.store import PKG, TEXT_COLUMNS, BroccoliDb, Recipe
 from antrap_gym.device.sim.toolkit.builder import BarAction
+from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 RID = PKG + ":id/"
 DELETE_TITLE = "Delete recipe?"
 DELETE_MESSAGE = "Do you really want to delete this recipe?"
-DISCARD_TITLE = "Discard changes?"
 #: the editor's fields: (column, hint, resource id, multi-line)
 FORM: tuple[tuple[str, str, str, bool], ...] = (
     ("title", "Title", "new_title", False),
@@ -176,17 +176,16 @@ class DetailsActivity(Activity):
         phone.open_popup(self, Dialog(DELETE_TITLE, DELETE_MESSAGE, buttons=[
             Choice("Cancel", "noop"), Choice("Delete", "do_delete", destructive=True)]))
 
-    def noop(self, phone: Phone) -> None:
-        pass
-
     def do_delete(self, phone: Phone) -> None:
         db(phone).remove(self.recipe_id)
         phone.finish_activity(self)
         phone.toast("Recipe deleted")
 
 
-class EditorActivity(Activity):
+class EditorActivity(UnsavedChangesGuard, Activity):
     """New or edit a recipe: the form's fields, Save in the toolbar."""
+
+    unsaved_message = "Your changes will be lost."
 
     package = PKG
     name = "com.flauschcode.broccoli.recipe.crud.CreateAndEditRecipeActivity"
@@ -235,27 +234,6 @@ class EditorActivity(Activity):
 
     def dirty(self, phone: Phone) -> bool:
         return self.values() != {k: s.strip() for k, s in self.stored(phone).items()}
-
-    def close(self, phone: Phone) -> None:
-        """Up / BACK: leave, asking first when there are unsaved changes."""
-        if self.dirty(phone):
-            self.focus = None
-            phone.open_popup(self, Dialog(DISCARD_TITLE, "Your changes will be lost.", buttons=[
-                Choice("Cancel", "noop"), Choice("Discard", "discard")]))
-        else:
-            phone.finish_activity(self)
-
-    def noop(self, phone: Phone) -> None:
-        pass
-
-    def discard(self, phone: Phone) -> None:
-        phone.finish_activity(self)
-
-    def on_back(self, phone: Phone) -> bool:
-        if self.dirty(phone):
-            self.close(phone)
-            return True
-        return False
 
     def on_submit(self, phone: Phone, field: str) -> None:
         """IME Enter on a single-line field: the next field; multi-line fields take Enter

@@ -22,6 +22,7 @@ from antrap_gym.device.sim.apps.calendar.occurrences import by_day, day_start, o
 from antrap_gym.device.sim.apps.calendar.store import REPEATS, WEEK, EventsDatabase
 from antrap_gym.device.sim.toolkit.builder import BarAction
 from antrap_gym.device.sim.toolkit.card import split
+from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.pickers import day_desc, open_date_picker, open_time_picker
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
@@ -255,10 +256,13 @@ class MainActivity(CalendarActivity):
         return False
 
 
-class EventActivity(CalendarActivity):
+class EventActivity(UnsavedChangesGuard, CalendarActivity):
     """The event editor: a new event (event_id None, on `day` or today) or an existing one."""
 
     name = ".activities.EventActivity"
+    unsaved_title = "Save changes before closing?"
+    unsaved_message = ""
+    unsaved_buttons = (("Discard", "discard"), ("Save", "save_and_close"))
 
     def __init__(self, event_id: int | None = None,
                  day: tuple[int, int, int] | None = None) -> None:
@@ -278,23 +282,15 @@ class EventActivity(CalendarActivity):
         return (tuple(self.fields.get(k, "") for k in ("title", "location", "description")),
                 self.start_ts, self.end_ts, self.repeat_interval)
 
-    def on_back(self, phone: Phone) -> bool:
+    def dirty(self, phone: Phone) -> bool:
         """BACK (or Up) on a changed form asks, as the app does, whether to save it first."""
-        if self.popup is None and self.loaded and self._form() != self.opened:
-            phone.open_popup(self, Dialog("Save changes before closing?", buttons=[
-                Choice("Discard", "discard"), Choice("Save", "save_and_close")]))
-            return True
-        return False
-
-    def discard(self, phone: Phone) -> None:
-        phone.finish_activity(self)
+        return self.loaded and self._form() != self.opened
 
     def save_and_close(self, phone: Phone) -> None:
         self._save(phone)
 
     def _up(self, phone: Phone) -> None:
-        if not self.on_back(phone):
-            phone.finish_activity(self)
+        self.close(phone)
 
     def _load(self, phone: Phone) -> None:
         self.loaded = True
@@ -407,9 +403,6 @@ class EventActivity(CalendarActivity):
         phone.open_popup(self, Dialog("Delete event", "Are you sure you want to delete this event?",
                                       buttons=[Choice("Cancel", "noop"),
                                                Choice("Delete", "do_delete", destructive=True)]))
-
-    def noop(self, phone: Phone) -> None:
-        """A dialog's Cancel."""
 
     def do_delete(self, phone: Phone) -> None:
         if self.event_id:

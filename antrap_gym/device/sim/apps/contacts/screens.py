@@ -16,6 +16,7 @@ from antrap_gym.device.sim.apps.base import Activity
 from antrap_gym.device.sim.apps.contacts.provider import PHONE_TYPES, Contact, ContactsProvider
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.builder import SP_TITLE, BarAction
+from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
@@ -27,7 +28,6 @@ RID = PKG + ":id/"
 NO_APP = "No app can perform this action"
 DELETE_TITLE = "Delete this contact?"
 DELETE_MESSAGE = "This contact will be permanently deleted from your device."
-DISCARD_TITLE = "Discard changes?"
 
 #: the filter chips under the search bar: (label, kind, argument)
 FILTERS: tuple[tuple[str, str, str], ...] = (
@@ -103,9 +103,6 @@ class ContactsActivity(Activity):
     """Shared actions: the long-press menu, favourites and the delete confirmation."""
 
     package = PKG
-
-    def noop(self, phone: Phone) -> None:
-        pass
 
     def star(self, phone: Phone, contact_id: int, on: bool) -> None:
         book(phone).set_starred(contact_id, on)
@@ -281,7 +278,7 @@ class QuickContactActivity(ContactsActivity):
 # --- create / edit ---------------------------------------------------------------------------
 
 
-class ContactEditorActivity(ContactsActivity):
+class ContactEditorActivity(UnsavedChangesGuard, ContactsActivity):
     """Create or edit a contact: first/last name, phone, email; Save in the top bar."""
 
     name = "com.google.android.apps.contacts.editor.ContactEditorActivity"
@@ -354,19 +351,6 @@ class ContactEditorActivity(ContactsActivity):
             phone.finish_activity(self)
         phone.toast("Contact saved")
 
-    def close(self, phone: Phone) -> None:
-        """Up / BACK: leave, asking first when there are unsaved changes."""
-        if self.dirty(phone):
-            self.focus = None
-            phone.open_popup(self, Dialog(DISCARD_TITLE, "Your changes haven't been saved.",
-                                          buttons=[Choice("Cancel", "noop"),
-                                                   Choice("Discard", "discard")]))
-        else:
-            phone.finish_activity(self)
-
-    def discard(self, phone: Phone) -> None:
-        phone.finish_activity(self)
-
     def ask_label(self, phone: Phone) -> None:
         """The label drop-down: the choices, the current one checked."""
         self.focus = None
@@ -378,12 +362,6 @@ class ContactEditorActivity(ContactsActivity):
 
     def set_label(self, phone: Phone, label: str) -> None:
         self.fields["phone_label"] = label
-
-    def on_back(self, phone: Phone) -> bool:
-        if self.dirty(phone):
-            self.close(phone)
-            return True
-        return False
 
     def on_submit(self, phone: Phone, field: str) -> None:
         """IME Enter: move to the next field; after the last one, hide the keyboard."""

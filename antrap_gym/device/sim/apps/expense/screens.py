@@ -29,6 +29,7 @@ from antrap_gym.device.sim.apps.expense.store import (
     money,
     parse_amount,
 )
+from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 RID = PKG + ":id/"
 DELETE_ONE = "Delete this expense?"
 DELETE_MANY = "Delete selected expenses?"
-DISCARD_TITLE = "Discard changes?"
 RECENT = 5
 
 
@@ -59,9 +59,6 @@ def describe(e: Expense) -> str:
 
 class ExpenseActivity(Activity):
     package = PKG
-
-    def noop(self, phone: Phone) -> None:
-        pass
 
     def expense_row(self, ui: UI, phone: Phone, e: Expense) -> None:
         row = ui.row(e.name or "(No name)", f"{category_name(e.category)} · {day(e.created_date)}",
@@ -239,7 +236,7 @@ class ExpenseDetailActivity(ExpenseActivity):
 FIELDS: tuple[tuple[str, str], ...] = (("name", "Name"), ("amount", "Amount"), ("note", "Note"))
 
 
-class ExpenseEntryActivity(ExpenseActivity):
+class ExpenseEntryActivity(UnsavedChangesGuard, ExpenseActivity):
     """Add or edit an expense: Name, Amount, Category, Date (read-only), Note; Save."""
 
     name = "com.arduia.expense.ui.entry.ExpenseEntryActivity"
@@ -318,23 +315,8 @@ class ExpenseEntryActivity(ExpenseActivity):
         phone.finish_activity(self)
         phone.toast("Saved")
 
-    def close(self, phone: Phone) -> None:
-        if self.values() != self.stored:
-            self.focus = None
-            phone.open_popup(self, Dialog(DISCARD_TITLE, "Your changes haven't been saved.",
-                                          buttons=[Choice("Cancel", "noop"),
-                                                   Choice("Discard", "discard")]))
-        else:
-            phone.finish_activity(self)
-
-    def discard(self, phone: Phone) -> None:
-        phone.finish_activity(self)
-
-    def on_back(self, phone: Phone) -> bool:
-        if self.values() != self.stored:
-            self.close(phone)
-            return True
-        return False
+    def dirty(self, phone: Phone) -> bool:
+        return self.values() != self.stored
 
     def on_submit(self, phone: Phone, field: str) -> None:
         keys = [k for k, _ in FIELDS]

@@ -34,9 +34,6 @@ def matches(t: Track, query: str) -> bool:
 class OpenTracksActivity(Activity):
     package = PKG
 
-    def noop(self, phone: Phone) -> None:
-        pass
-
     def about(self, phone: Phone) -> None:
         phone.toast("OpenTracks 4.10.0")
 

@@ -224,9 +224,6 @@ class AppInfoActivity(SettingsActivity):
             "Force stop?", "If you force stop an app, it may misbehave.",
             [Choice("Cancel", "noop"), Choice("OK", "do_stop")]))
 
-    def noop(self, phone: Phone) -> None:
-        pass
-
     def do_stop(self, phone: Phone) -> None:
         phone.force_stop(self.target)
         phone.toast("App stopped")
@@ -309,9 +306,6 @@ class DisplayActivity(SettingsActivity):
     def set_timeout(self, phone: Phone, ms: int) -> None:
         phone.settings.put("system", "screen_off_timeout", str(ms))
 
-    def noop(self, phone: Phone) -> None:
-        pass
-
 
 class StorageActivity(SettingsActivity):
     name = ".Settings$StorageDashboardActivity"
@@ -365,9 +359,6 @@ class AccessibilityActivity(SettingsActivity):
 
     def set_font(self, phone: Phone, value: str) -> None:
         phone.settings.put("system", "font_scale", value)
-
-    def noop(self, phone: Phone) -> None:
-        pass
 
 
 class NotificationsActivity(SettingsActivity):

@@ -83,9 +83,6 @@ def _beside(ui: UI, field: View, label: str, desc: str, on_click, rid: str) -> V
 class SmsActivity(Activity):
     package = PKG
 
-    def noop(self, phone: Phone) -> None:
-        pass
-
 
 class MainActivity(SmsActivity):
     """The conversations: one row per thread (who, the latest message, its date), newest
