@@ -28,11 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from antrap_gym.training.callbacks import FINAL_DIR, MetricsCallback, finished, start_run
+from antrap_gym.training.callbacks import MetricsCallback
 from antrap_gym.training.config import (
     TrainConfig,
-    configure_torch,
-    quiet_libraries,
     trainer_kwargs,
     vllm_kwargs,
 )
@@ -156,62 +154,43 @@ def _stream(gen_fn):
 def run_grpo(config: TrainConfig, out: str | Path | None = None, resume: bool | None = None) -> Path:
     """Train with GRPO; returns the final model directory (`<out>/final`)."""
     from rich.console import Console
-    from transformers import PrinterCallback, set_seed
+    from transformers import PrinterCallback
     from trl import GRPOTrainer
 
-    from antrap_gym.training.distributed import is_main, main_first
-    from antrap_gym.training.evaluation import finish_run, save_final
     from antrap_gym.training.lora import prepare_model
-    from antrap_gym.training.tiny import policy_path
+    from antrap_gym.training.stage import close_stage, open_stage
 
     console = Console(stderr=True)
-    quiet_libraries()
-    configure_torch(config)
-    run = config.run_dir("grpo", out)
-    resume = config.train.resume if resume is None else resume
-    with main_first():  # under `accelerate launch`: one process prepares the run, the others reuse it
-        ckpt = start_run(run, resume)
-        if is_main():
-            (run / "train_config.yaml").write_text(config.to_yaml())
-        t0 = time.monotonic()
-        info = finished(run) if resume else None
-        if info is None:
-            set_seed(config.train.seed)
-            model_dir = policy_path(config, run, "grpo")
-    if info is not None:
-        console.print(f"training already finished in {run / FINAL_DIR}")
-    else:
-        model, proc, peft_config = prepare_model(config, model_dir)
-        cb = MetricsCallback(run, "grpo", progress=config.train.progress,
-                             extra={"model": str(model_dir), "granularity": config.grpo.granularity,
-                                    "traps": config.trap_stack()})
-        parts = build_parts(config, model, proc)
-        trainer = GRPOTrainer(model=model, reward_funcs=parts["reward_funcs"], args=grpo_args(config, run),
-                              train_dataset=parts["dataset"], processing_class=proc,
-                              rollout_func=parts.get("rollout_func"), callbacks=[cb],
-                              peft_config=peft_config)
-        parts["bind"](trainer, cb)
-        if config.train.progress:
-            trainer.remove_callback(PrinterCallback)
-        if ckpt is not None:
-            console.print(f"resuming from {ckpt}")
-        try:
-            result = trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)
-        finally:
-            cb.close()
-            parts["close"]()
-        info = {"stage": "grpo", "granularity": config.grpo.granularity,
-                "global_step": trainer.state.global_step, "train_loss": result.training_loss,
-                "resumed_from": str(ckpt) if ckpt else None, "model_init": str(model_dir),
-                "traps": config.trap_stack(), "config": config.source,
-                "train_wall_s": round(time.monotonic() - t0, 2), **parts["stats"]()}
-        if not is_main():  # the weights are saved by all processes together; the rest by the main one
-            trainer.save_model(str(run / FINAL_DIR))
-            return run / FINAL_DIR
-        save_final(trainer, proc, run, config, info)
-    if is_main():
-        finish_run(run, config, info)
-    return run / FINAL_DIR
+    st = open_stage(config, "grpo", out, resume)
+    if st.done is not None:
+        console.print(f"training already finished in {st.final}")
+        return close_stage(st, config)
+    model_dir, ckpt = st.model_dir, st.checkpoint
+    model, proc, peft_config = prepare_model(config, model_dir)
+    cb = MetricsCallback(st.run, "grpo", progress=config.train.progress,
+                         extra={"model": str(model_dir), "granularity": config.grpo.granularity,
+                                "traps": config.trap_stack()})
+    parts = build_parts(config, model, proc)
+    trainer = GRPOTrainer(model=model, reward_funcs=parts["reward_funcs"], args=grpo_args(config, st.run),
+                          train_dataset=parts["dataset"], processing_class=proc,
+                          rollout_func=parts.get("rollout_func"), callbacks=[cb],
+                          peft_config=peft_config)
+    parts["bind"](trainer, cb)
+    if config.train.progress:
+        trainer.remove_callback(PrinterCallback)
+    if ckpt is not None:
+        console.print(f"resuming from {ckpt}")
+    try:
+        result = trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)
+    finally:
+        cb.close()
+        parts["close"]()
+    info = {"stage": "grpo", "granularity": config.grpo.granularity,
+            "global_step": trainer.state.global_step, "train_loss": result.training_loss,
+            "resumed_from": str(ckpt) if ckpt else None, "model_init": str(model_dir),
+            "traps": config.trap_stack(), "config": config.source,
+            "train_wall_s": st.wall_s(), **parts["stats"]()}
+    return close_stage(st, config, trainer, proc, info)
 
 
 def build_parts(config: TrainConfig, model, proc) -> dict[str, Any]:

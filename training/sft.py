@@ -20,7 +20,6 @@ Everything is logged to `<out>/metrics.jsonl`; `<out>/result.json` sums it up.
 from __future__ import annotations
 
 import dataclasses
-import time
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +28,8 @@ from antrap_gym.training.callbacks import (
     FINAL_DIR,
     MetricsCallback,
     RunExists,
-    finished,
-    start_run,
 )
-from antrap_gym.training.config import TrainConfig, configure_torch, quiet_libraries, trainer_kwargs
+from antrap_gym.training.config import TrainConfig, trainer_kwargs
 
 
 def resolve_data(config: TrainConfig, out: Path, console=None) -> list[Path]:
@@ -124,61 +121,41 @@ def sft_args(config: TrainConfig, out: Path, vlm: bool):
 def run_sft(config: TrainConfig, out: str | Path | None = None, resume: bool | None = None) -> Path:
     """Train with SFT; returns the final model directory (`<out>/final`)."""
     from rich.console import Console
-    from transformers import PrinterCallback, set_seed
+    from transformers import PrinterCallback
     from trl import SFTTrainer
 
-    from antrap_gym.training.distributed import is_main, main_first
-    from antrap_gym.training.evaluation import finish_run, save_final
     from antrap_gym.training.lora import prepare_model
-    from antrap_gym.training.tiny import policy_path
+    from antrap_gym.training.stage import close_stage, open_stage
 
     console = Console(stderr=True)
-    quiet_libraries()
-    configure_torch(config)
-    run = config.run_dir("sft", out)
-    resume = config.train.resume if resume is None else resume
-    with main_first():  # under `accelerate launch`: one process prepares the run, the others reuse it
-        ckpt = start_run(run, resume)
-        if is_main():
-            (run / "train_config.yaml").write_text(config.to_yaml())
-        t0 = time.monotonic()
-        info = finished(run) if resume else None
-        if info is None:
-            set_seed(config.train.seed)
-            model_dir = policy_path(config, run, "sft")
-            paths = resolve_data(config, run, console)
-    if info is not None:
-        console.print(f"training already finished in {run / FINAL_DIR}")
-    else:
-        model, proc, peft_config = prepare_model(config, model_dir)
-        tok = getattr(proc, "tokenizer", proc)
-        dataset, stats = build_dataset(paths, proc, config.sft.max_length)
-        args = sft_args(config, run, stats["vlm"])
-        if ckpt is not None:
-            console.print(f"resuming from {ckpt}")
-        extra = {"dataset": stats, "model": str(model_dir), "data": [str(p) for p in paths]}
-        cb = MetricsCallback(run, "sft", progress=config.train.progress, extra=extra)
-        trainer = SFTTrainer(model=model, args=args, train_dataset=dataset,
-                             processing_class=proc if stats["vlm"] else tok, callbacks=[cb],
-                             peft_config=peft_config)
-        if config.train.progress:  # the bar shows the loss; no printed log dicts under it
-            trainer.remove_callback(PrinterCallback)
-        try:
-            result = trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)
-        finally:
-            cb.close()
-        info = {"stage": "sft", "global_step": trainer.state.global_step,
-                "train_loss": result.training_loss, "resumed_from": str(ckpt) if ckpt else None,
-                "model_init": str(model_dir), "data": [str(p) for p in paths], "dataset": stats,
-                "config": config.source, "train_wall_s": round(time.monotonic() - t0, 2),
-                "lora": dataclasses.asdict(config.model.lora) if config.model.lora else None}
-        if not is_main():  # the weights are saved by all processes together; the rest by the main one
-            trainer.save_model(str(run / FINAL_DIR))
-            return run / FINAL_DIR
-        save_final(trainer, proc, run, config, info)
-    if is_main():
-        finish_run(run, config, info)
-    return run / FINAL_DIR
+    st = open_stage(config, "sft", out, resume, prepare=lambda run: resolve_data(config, run, console))
+    if st.done is not None:
+        console.print(f"training already finished in {st.final}")
+        return close_stage(st, config)
+    model_dir, paths, ckpt = st.model_dir, st.prepared, st.checkpoint
+    model, proc, peft_config = prepare_model(config, model_dir)
+    tok = getattr(proc, "tokenizer", proc)
+    dataset, stats = build_dataset(paths, proc, config.sft.max_length)
+    args = sft_args(config, st.run, stats["vlm"])
+    if ckpt is not None:
+        console.print(f"resuming from {ckpt}")
+    extra = {"dataset": stats, "model": str(model_dir), "data": [str(p) for p in paths]}
+    cb = MetricsCallback(st.run, "sft", progress=config.train.progress, extra=extra)
+    trainer = SFTTrainer(model=model, args=args, train_dataset=dataset,
+                         processing_class=proc if stats["vlm"] else tok, callbacks=[cb],
+                         peft_config=peft_config)
+    if config.train.progress:  # the bar shows the loss; no printed log dicts under it
+        trainer.remove_callback(PrinterCallback)
+    try:
+        result = trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)
+    finally:
+        cb.close()
+    info = {"stage": "sft", "global_step": trainer.state.global_step,
+            "train_loss": result.training_loss, "resumed_from": str(ckpt) if ckpt else None,
+            "model_init": str(model_dir), "data": [str(p) for p in paths], "dataset": stats,
+            "config": config.source, "train_wall_s": st.wall_s(),
+            "lora": dataclasses.asdict(config.model.lora) if config.model.lora else None}
+    return close_stage(st, config, trainer, proc, info)
 
 
 __all__ = ["DONE_FILE", "FINAL_DIR", "RunExists", "build_dataset", "resolve_data", "run_sft", "sft_args"]
