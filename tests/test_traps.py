@@ -1117,7 +1117,7 @@ def test_the_full_suite_audit_at_the_paper_p():
     for trap in TRAP_TYPES:
         env = make_env(traps=[trap], obs_mode="text", verify_solvable=True)
         w = _trap(env, trap)
-        fired = wins = n = checked = solvable = 0
+        fired = n = checked = solvable = 0
         for tid in suite.templates:
             for seed in range(3):
                 shown: list = []
@@ -1133,7 +1133,6 @@ def test_the_full_suite_audit_at_the_paper_p():
                 n += 1
                 assert res.success >= 1.0, (trap, tid, seed, res.steps, res.budget,
                                             res.info["traps"][:2])
-                wins += 1
                 events = res.info["traps"]
                 for e in events:
                     if e.get("solvable") is not None:
@@ -1153,7 +1152,7 @@ def test_the_full_suite_audit_at_the_paper_p():
                 assert all(not w._candidates(view.entries(o["ui_elements"]), [])
                            for s, o in shown if s >= first), (tid, seed)
         env.close()
-        figures[trap] = (fired, wins, n)
+        figures[trap] = (fired, n, solvable, checked)
         assert fired >= 200, (trap, fired)
         assert checked and solvable / checked >= 0.99, (trap, solvable, checked)
-    print({t: f"fired {f}/{n}, oracle {w}/{n}" for t, (f, w, n) in figures.items()})
+    print({t: f"fired {f}/{n}, solvable {s}/{c}" for t, (f, n, s, c) in figures.items()})
