@@ -223,8 +223,11 @@ def bench_vector(streams, workers=(1, 2), steps: int = 300, obs_mode: str = "tex
             for _ in range(repeats):
                 rate, k = _vector_rate(venv, flat, n, k, steps)
                 rates.append(rate)
-        finally:
-            venv.close()
+        except BaseException:
+            # a worker may still be mid-step: a plain close() would wait for it for ever
+            venv.close(terminate=True)
+            raise
+        venv.close()
         key = f"vector_{obs_mode}_steps_per_s_{n}_workers"
         medians[n] = res[key] = statistics.median(rates)
         res[key + "_spread"] = _spread(rates)

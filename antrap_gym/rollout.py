@@ -9,6 +9,7 @@ from typing import Any
 import gymnasium as gym
 
 from antrap_gym.agents.base import Agent
+from antrap_gym.env.info import plain
 
 
 @dataclass
@@ -69,7 +70,7 @@ def run_episode(
             err = f"agent error: {type(e).__name__}: {e}"
             break
         obs, reward, terminated, truncated, info = env.step(action)
-        executed = info.get("action") or action
+        executed = plain(info.get("action")) or action
         sent = action if isinstance(action, dict | str) else str(action)
         traj.append(StepRecord(info.get("step", len(traj) + 1), executed,
                                obs.get("last_action_error", ""), getattr(agent, "last_thought", ""),
@@ -80,7 +81,7 @@ def run_episode(
     err = err or info.get("error")
     return EpisodeResult(
         task=info.get("task") or "",
-        params=info.get("params", {}),
+        params=plain(info.get("params", {})),
         goal=info.get("goal") or "",
         seed=seed,
         success=float(info.get("success", reward)) if (terminated or truncated) else 0.0,

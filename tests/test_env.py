@@ -71,6 +71,42 @@ def test_make_vec(mode):
     venv.close()
 
 
+# templates whose parameters share names but not types (day: 31 vs "October 25 2023";
+# noise: a dict of files vs a list of events)
+MIXED_TEMPLATES = ("MarkorEditNote", "SimpleCalendarAddEventOnLastDayOfMonth",
+                   "SimpleCalendarEventsInNextWeek")
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_vector_env_keeps_each_envs_params_and_action_whole(mode):
+    """A vector env over templates whose parameters differ in type merges `info`
+    without error: params and the executed action stay one mapping per env, whichever
+    env holds a valid action and whichever an invalid one."""
+    from functools import partial
+
+    from antrap_gym.registration import make_env
+
+    fns = [partial(make_env, suite=name, obs_mode="text") for name in MIXED_TEMPLATES]
+    venv = (gym.vector.SyncVectorEnv if mode == "sync" else gym.vector.AsyncVectorEnv)(fns)
+    try:
+        obs, infos = venv.reset(seed=3)
+        for i, name in enumerate(MIXED_TEMPLATES):
+            _, alone = make_env(suite=name, obs_mode="text").reset(seed=3 + i)
+            assert infos["task"][i] == alone["task"] and name in alone["task"]
+            assert infos["params"][i] == alone["params"] != {}
+        assert {type(p["day"]) for p in infos["params"][1:]} == {int, str}
+        home = {"action_type": "navigate_home"}
+        for actions in ([home, "junk", home], ["junk", home, "junk"]):
+            obs, _, _, _, infos = venv.step(actions)
+            for i, a in enumerate(actions):
+                if a == "junk":
+                    assert infos["action"][i] is None and obs["last_action_error"][i]
+                else:
+                    assert dict(infos["action"][i]) == {"action_type": "navigate_home"}
+    finally:
+        venv.close()
+
+
 def test_registered_ids_and_render_modes():
     env = gym.make("antrap/AndroidSim-v0", render_mode="ansi")
     env.reset(seed=0)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from antrap_gym.agents.policy import PolicySession
+from antrap_gym.env.info import plain
 from antrap_gym.training.workers import RolloutPool, Transition
 
 SENTINEL = "\u2063ANTRAP\u2063"
@@ -96,7 +97,7 @@ class EpisodeRollout:
         for i in range(len(specs)):
             t = first[i]
             eps.append({"slot": i, "t": t, "done": False, "turns": 0, "success": 0.0,
-                        "params": t.info.get("params"), "task": specs[i]["task"],
+                        "params": plain(t.info.get("params")), "task": specs[i]["task"],
                         "session": PolicySession(t.obs.get("goal") or "", t.screen_size, self.policy.config,
                                                  lenient=True),
                         "prompt": None, "completion": [], "logprobs": [], "mask": [], "history": [],

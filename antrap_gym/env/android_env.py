@@ -25,6 +25,7 @@ from antrap_gym.device import (
 from antrap_gym.env.actions import POINT_ACTIONS, Action, ActionError
 from antrap_gym.env.ansi import render_ansi
 from antrap_gym.env.episode import EPISODE_FIELDS, Episode
+from antrap_gym.env.info import InfoMap
 from antrap_gym.env.spaces import UnicodeText
 
 ELEMENTS_MAX_CHARS = 1 << 18
@@ -86,6 +87,7 @@ class AndroidEnv(gym.Env):
         self._elements_text = ""
         self._token: object | None = None
         self._reset_error = ""
+        self._params_cache: tuple[Any, InfoMap] | None = None
 
     # --- gymnasium API --------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -153,7 +155,7 @@ class AndroidEnv(gym.Env):
                 terminated = self._execute(act)
                 as_dict = act.to_dict()
                 ep.history.append(as_dict)
-                info_extra["action"] = as_dict
+                info_extra["action"] = InfoMap(as_dict)
             except ActionError as e:
                 ep.last_action_error = str(e)
                 info_extra["action"] = None
@@ -373,13 +375,23 @@ class AndroidEnv(gym.Env):
             obs["screenshot"] = np.zeros((h, w, 3), np.uint8)
         return obs
 
+    def _params_info(self) -> InfoMap:
+        """The episode's task parameters as an InfoMap, made once per episode (they do
+        not change within it)."""
+        t = self.episode.task
+        if self._params_cache is None or self._params_cache[0] is not t:
+            self._params_cache = (t, InfoMap(t.params if t else None))
+        return self._params_cache[1]
+
     def _info(self) -> dict[str, Any]:
+        """Type-stable across templates, so vector envs can merge it: scalars, strings,
+        lists, and InfoMaps (kept whole per env) where the keys vary."""
         ep = self.episode
         t = ep.task
         return {
             "task": t.task_id() if t else None,
             "goal": t.goal if t else None,
-            "params": dict(t.params) if t else {},
+            "params": self._params_info(),
             "step": ep.step_count,
             "budget": ep.budget,
             "answer": ep.answer,
