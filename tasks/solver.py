@@ -255,6 +255,10 @@ class Solver:
             el = self._target(step, els)
             if el is not None:
                 self._scroll = None
+                if isinstance(step, Tap):
+                    j = self._unfinished_field(k, els)
+                    if j is not None:  # read the form over before submitting it
+                        return self._act_on(self.plan[j], self._target(self.plan[j], els))
                 if isinstance(step, (Tap, LongPress, SetSlider)):
                     self.ptr = k + 1
                 return self._act_on(step, el)
@@ -372,6 +376,21 @@ class Solver:
             el = step.target.find(els)
             return el is not None and (el.text or "").rstrip() == step.text.rstrip()
         return False
+
+    def _unfinished_field(self, k: int, els: list[UIElement]) -> int | None:
+        """A field of the form tap k submits (the typing steps right before it, on its
+        screen) that is in view but does not hold its text: a keystroke that went to
+        another field (a stale frame, a missed tap) is put right before the form is
+        saved, as a person reads a form over before tapping Save."""
+        screen = self.plan[k].screen
+        j = k - 1
+        while j >= 0 and isinstance(self.plan[j], TypeText):
+            s = self.plan[j]
+            if s.screen == screen and s.done is None and self._target(s, els) is not None \
+                    and not self._satisfied(s, els, self._device):
+                return j
+            j -= 1
+        return None
 
     def _act_on(self, step: Step, el: UIElement) -> dict[str, Any]:
         x, y = el.center

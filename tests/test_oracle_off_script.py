@@ -290,6 +290,42 @@ def test_a_half_filled_form_of_someone_else_is_discarded():
         env.close()
 
 
+def test_a_keystroke_in_the_wrong_field_is_put_right_before_save(env):
+    """Text typed into a field the recipe leaves empty (source) and over a field already
+    filled (title), as a stale frame or a missed tap does: the oracle reads the form over
+    and mends both before Save, so the one recipe added is exactly the target (it used to
+    save the stray text, add the recipe again, and fail addition integrity)."""
+    oracle, obs, info = start(env, "RecipeAddSingleRecipe", 2)
+    target = env.unwrapped.task.params["targets"][0]
+    while "new_directions" not in obs["ui_elements"] or "new_title" not in obs["ui_elements"] \
+            or target["title"] not in obs["ui_elements"]:
+        obs, _, _, _, info = env.step(oracle.act(obs, info))
+    for rid in ("new_source", "new_title"):
+        box = next(e for e in parse_element_lines(obs["ui_elements"])
+                   if (e.resource_name or "").endswith(rid))
+        obs, _, _, _, info = env.step({"action_type": "input_text", "text": "stray words",
+                                       "clear_text": True, "x": box.center[0], "y": box.center[1]})
+    assert obs["ui_elements"].count("stray words") == 2
+    actions = finish(env, oracle, obs, info)
+    mends = [a for a in actions if a["action_type"] == "input_text"]
+    assert {a["text"] for a in mends} >= {"", target["title"]}
+
+
+def test_the_temporal_conflict_episode_that_saved_a_wrong_recipe_is_solved():
+    """The main job's one oracle failure (RecipeAddMultipleRecipesFromMarkor2 variant 0
+    under temporal_conflict, trap seed 570351827): acting on a stale frame of a scrolled
+    form typed a description into the source field, the recipe was saved so, and the
+    oracle added it again; it ran out of its 80 steps. It now mends the form first."""
+    from antrap_gym.registration import make_env as make
+    from antrap_gym.rollout import run_episode
+
+    name = "RecipeAddMultipleRecipesFromMarkor2"
+    env = make(obs_mode="text", traps=["temporal_conflict"], suite=name)
+    result = run_episode(env, OracleAgent(), seed=0, options={"task": name, "trap_seed": 570351827})
+    events = result.info["traps"]
+    assert len(events) >= 5 and result.success == 1.0 and result.steps < result.budget
+
+
 def test_a_delete_dialog_it_did_not_open_is_cancelled(env):
     """Someone else's "Delete this contact?" (the dialog does not say whose): the
     oracle used to jump to its own last step and delete the wrong contact."""

@@ -422,12 +422,13 @@ def search_delete_steps(title: str, gone: Any, last: Any) -> list[Step]:
 
 
 def add_steps(r: RecipeRow, last: Any) -> list[Step]:
-    """The editor filled with one recipe and saved: Add recipe, each non-empty field, Save
+    """The editor filled with one recipe and saved: Add recipe, every field (an empty one
+    already empty costs nothing; one holding stray text is cleared before Save), Save
     (`last`: the Save's done, DONE for the task's last recipe)."""
     made = Holds(RecipeSaved(dict(r)))
     steps: list[Step] = [Tap(screen=MAIN, target=Target(desc="Add recipe"), done=made)]
-    steps += [TypeText(screen=EDITOR, target=field(c), text=str(r[c]))
-              for c in EDITOR_IDS if str(r.get(c, ""))]
+    steps += [TypeText(screen=EDITOR, target=field(c), text=str(r.get(c) or ""))
+              for c in EDITOR_IDS]
     steps.append(Tap(screen=EDITOR, target=Target(text="Save"), done=last if last is not None else made))
     return steps
 
