@@ -33,7 +33,7 @@ pytestmark = pytest.mark.slow
 def _sets(**extra) -> list[str]:
     base = {"model.device": "cpu", "env.tasks": TASKS, "env.variants": 1, "train.logging_steps": 1,
             "train.progress": "false", "eval_after.enabled": "false", "policy.conclusion": "false",
-            "model.tiny.hidden_size": 128, "model.tiny.num_layers": 4, "model.tiny.intermediate_size": 256,
+            "model.tiny.hidden_size": 128, "model.tiny.num_layers": 2, "model.tiny.intermediate_size": 256,
             # the prompt is the screen and the goal alone: a state the policy reaches by
             # waiting reads exactly as the SFT state it waited on (see `warm`)
             "policy.max_history": 0,
