@@ -256,9 +256,9 @@ class Solver:
             if el is not None:
                 self._scroll = None
                 if isinstance(step, Tap):
-                    j = self._unfinished_field(k, els)
-                    if j is not None:  # read the form over before submitting it
-                        return self._act_on(self.plan[j], self._target(self.plan[j], els))
+                    unfinished = self._unfinished_field(k, els)
+                    if unfinished is not None:  # read the form over before submitting it
+                        return self._act_on(*unfinished)
                 if isinstance(step, (Tap, LongPress, SetSlider)):
                     self.ptr = k + 1
                 return self._act_on(step, el)
@@ -377,7 +377,7 @@ class Solver:
             return el is not None and (el.text or "").rstrip() == step.text.rstrip()
         return False
 
-    def _unfinished_field(self, k: int, els: list[UIElement]) -> int | None:
+    def _unfinished_field(self, k: int, els: list[UIElement]) -> tuple[TypeText, UIElement] | None:
         """A field of the form tap k submits (the typing steps right before it, on its
         screen) that is in view but does not hold its text: a keystroke that went to
         another field (a stale frame, a missed tap) is put right before the form is
@@ -386,9 +386,10 @@ class Solver:
         j = k - 1
         while j >= 0 and isinstance(self.plan[j], TypeText):
             s = self.plan[j]
-            if s.screen == screen and s.done is None and self._target(s, els) is not None \
-                    and not self._satisfied(s, els, self._device):
-                return j
+            if s.screen == screen and s.done is None and not self._satisfied(s, els, self._device):
+                el = self._target(s, els)
+                if el is not None:
+                    return s, el
             j -= 1
         return None
 

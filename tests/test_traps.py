@@ -1098,9 +1098,9 @@ def test_trapped_vector_env_runs_async():
 
 @pytest.mark.slow
 def test_the_full_suite_audit_at_the_paper_p():
-    """One pass over every template x 2 variants per trap type, each type alone at the
+    """One pass over every template x 3 variants per trap type, each type alone at the
     paper's p = 0.16, the solvability guard forking the phone after every injection
-    (`antrap solvability`'s audit; the main job's record covers the third variant):
+    (`antrap solvability`'s audit):
 
     - >= 200 trapped episodes per type, >= 99% of their events proved solvable on a fork;
     - the oracle finishes every episode, trapped or not;
@@ -1119,7 +1119,7 @@ def test_the_full_suite_audit_at_the_paper_p():
         w = _trap(env, trap)
         fired = n = checked = solvable = 0
         for tid in suite.templates:
-            for seed in range(2):
+            for seed in range(3):
                 shown: list = []
                 acts: list = []
 

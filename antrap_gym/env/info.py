@@ -7,7 +7,7 @@ one and a dict in another), and `action` is a dict on one env and None on the ne
 merged as dicts they raise or silently overwrite each other. An `InfoMap` is a Mapping
 but not a dict: a vector env keeps it whole, one per env, in an object array
 (`infos["params"][i]["day"]`), while a single env's `info["params"]["day"]` reads as
-before. `dict(m)` (or `m.to_dict()`) gives a plain dict, e.g. for `json.dumps`.
+before. `dict(m)` gives a plain dict, e.g. for `json.dumps`.
 """
 
 from __future__ import annotations
@@ -36,15 +36,8 @@ class InfoMap(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"InfoMap({self._data!r})"
 
-    def to_dict(self) -> dict[str, Any]:
-        """A plain (shallow) dict copy."""
-        return dict(self._data)
-
 
 def plain(value: Any) -> Any:
-    """`value` with every InfoMap in it (at any depth of dicts/lists) made a plain dict."""
-    if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(plain(v) for v in value)
-    return value
+    """An InfoMap as a plain (shallow) dict, for records that are written as JSON; any
+    other value as it is."""
+    return dict(value) if isinstance(value, InfoMap) else value
