@@ -394,11 +394,15 @@ def test_tokenizer_round_trips_the_phones_text(tiny_dir, text_data):
     assert rendered.endswith("<|im_end|>\n")
 
 
-def test_tiny_model_builds_deterministically(tiny_dir, tmp_path):
+def test_tiny_model_builds_deterministically(tiny_dir, tmp_path, monkeypatch):
+    import shutil
+
     import torch
     from safetensors.torch import load_file
 
-    from antrap_gym.training.tiny import build_tiny_policy
+    from antrap_gym.agents.policy import PolicyConfig
+    from antrap_gym.training.config import TinyConfig
+    from antrap_gym.training.tiny import build_tiny_policy, tokenizer_cache_path
 
     again = build_tiny_policy(tmp_path / "again", seed=0, cache=False)  # trained afresh
     assert (again / "tokenizer.json").read_bytes() == (tiny_dir / "tokenizer.json").read_bytes()
@@ -407,9 +411,19 @@ def test_tiny_model_builds_deterministically(tiny_dir, tmp_path):
     cfg = json.loads((tiny_dir / "config.json").read_text())
     assert cfg["model_type"] in ("qwen3", "qwen2")
     assert cfg["hidden_size"] == 64 and cfg["num_hidden_layers"] == 2
+    # another seed draws other weights. Its own tokenizer (a corpus of its own, 30-80 s) is
+    # not what this checks: seed 0's, which `tiny_dir` left in the cache, stands in its slot
+    policy, tiny = PolicyConfig(observation="text"), TinyConfig()
+    seed0 = tokenizer_cache_path(policy, tiny.vocab_size, tiny.corpus_variants, seed=0)
+    assert seed0.is_file()
+    monkeypatch.setenv("ANTRAP_CACHE_DIR", str(tmp_path / "cache"))
+    slot = tokenizer_cache_path(policy, tiny.vocab_size, tiny.corpus_variants, seed=1)
+    slot.parent.mkdir(parents=True)
+    shutil.copy(seed0, slot)
     other = build_tiny_policy(tmp_path / "other", seed=1)
+    assert (other / "tokenizer.json").read_bytes() == (tiny_dir / "tokenizer.json").read_bytes()
     c = load_file(other / "model.safetensors")
-    assert any(not torch.equal(a[k], c[k]) for k in a if a[k].shape == c[k].shape)
+    assert a.keys() == c.keys() and any(not torch.equal(a[k], c[k]) for k in a)
 
 
 def test_the_tokenizer_cache_is_read_and_keyed_by_settings(tmp_path, monkeypatch):
