@@ -412,14 +412,13 @@ def test_tiny_model_builds_deterministically(tiny_dir, tmp_path, monkeypatch):
     assert cfg["model_type"] in ("qwen3", "qwen2")
     assert cfg["hidden_size"] == 64 and cfg["num_hidden_layers"] == 2
     # another seed draws other weights. Its own tokenizer (a corpus of its own, 30-80 s) is
-    # not what this checks: seed 0's, which `tiny_dir` left in the cache, stands in its slot
-    policy, tiny = PolicyConfig(observation="text"), TinyConfig()
-    seed0 = tokenizer_cache_path(policy, tiny.vocab_size, tiny.corpus_variants, seed=0)
-    assert seed0.is_file()
+    # not what this checks: seed 0's stands in its cache slot
     monkeypatch.setenv("ANTRAP_CACHE_DIR", str(tmp_path / "cache"))
-    slot = tokenizer_cache_path(policy, tiny.vocab_size, tiny.corpus_variants, seed=1)
+    tiny = TinyConfig()
+    slot = tokenizer_cache_path(PolicyConfig(observation="text"), tiny.vocab_size,
+                                tiny.corpus_variants, seed=1)
     slot.parent.mkdir(parents=True)
-    shutil.copy(seed0, slot)
+    shutil.copy(tiny_dir / "tokenizer.json", slot)
     other = build_tiny_policy(tmp_path / "other", seed=1)
     assert (other / "tokenizer.json").read_bytes() == (tiny_dir / "tokenizer.json").read_bytes()
     c = load_file(other / "model.safetensors")
