@@ -1,6 +1,6 @@
 """Simulated-phone performance figures (prints them; not a timed test).
 
-    python benchmarks/bench_sim.py          # full run (a few minutes on 2 cores)
+    python benchmarks/bench_sim.py          # full run (10-30 minutes on 2 cores)
     python benchmarks/bench_sim.py --quick  # one repeat
     python benchmarks/bench_sim.py --json
 
