@@ -100,9 +100,13 @@ RecipeDeleteMultipleRecipesWithConstraint = recipes(
 
 def _duplicates(noise: list[dict], target: dict) -> dict[str, Any]:
     """The two copies are seeded first (AndroidWorld seeds them after the noise): the list
-    orders by title, then by id, so the first card with the title is a copy."""
+    orders by title, then by id, so the first card with the title is a copy, the one right
+    below the card before them (`before`, None when they head the list)."""
     rows = br.with_ids([target, dict(target), *noise])
-    return {"rows": rows, "target_ids": [1, 2], "title": target["title"]}
+    order = sorted(rows, key=lambda r: (r["title"], r[br.KEY]))
+    at = next(i for i, r in enumerate(order) if r[br.KEY] == 1)
+    before = order[at - 1]["title"] if at else None
+    return {"rows": rows, "target_ids": [1, 2], "title": target["title"], "before": before}
 
 
 def _variants(rng: np.random.Generator, noise: list[dict], target: dict, total: int,
@@ -133,7 +137,9 @@ def _dup3(rng):
 
 
 def _dup_solution(p) -> list[Step]:
-    return [br.open_app(), *br.delete_steps(p["title"], DONE, DONE)]
+    # the first card with the title, found below the card before it: a list scrolled
+    # past the copies shows a variant (same title and description) first
+    return [br.open_app(), *br.delete_steps(p["title"], DONE, DONE, after=p.get("before"))]
 
 
 _DUPLICATES = (  # id, draw, complexity, split, noise
@@ -152,7 +158,7 @@ for _id, _draw, _cx, _split, _what in _DUPLICATES:
         doc=f"AndroidWorld's: one recipe seeded twice among {_what}; exactly one of the two "
             "copies removed (either), every other row unchanged. Weak spot: the copies are "
             "seeded before the noise, so the first card with their title is always a copy "
-            "(the oracle relies on it).")
+            "(the oracle relies on it, finding that card below the one before it).")
 
 
 # --- adding ----------------------------------------------------------------------------------

@@ -87,7 +87,9 @@ START_SHOWN = (cal.shown("start", "date", "{start_label}"), cal.shown("start", "
 def add_solution(repeat: bool = False) -> list[Step]:
     steps: list[Step] = [
         cal.open_app(),
-        Tap(screen=cal.MAIN, target=Target(desc="New event")),
+        *cal.reopen_saved("{event_title}"),
+        Tap(screen=cal.MAIN, target=Target(desc="New event"),
+            done=Holds(cal.EventTitled("{event_title}"))),
         TypeText(screen=cal.EDITOR, target=cal.field("event_title"), text="{event_title}"),
         TypeText(screen=cal.EDITOR, target=cal.field("event_description"),
                  text="{event_description}"),

@@ -37,6 +37,9 @@ class Target:
     cls: str | None = None  # class name suffix, e.g. "Switch", "EditText"
     contains: bool = False  # substring instead of whole-string text match
     row: str | None = None  # for widgets inside a list row: the row's title text
+    #: the first match below the element showing exactly this text (the list row just
+    #: before it): one of several same-looking rows, by its place in the list
+    after: str | None = None
 
     def describe(self) -> str:
         for k in ("text", "desc", "hint", "rid", "row"):
@@ -64,6 +67,11 @@ class Target:
     def find(self, elements: list[UIElement]) -> UIElement | None:
         if self.row is not None:
             return _in_row(elements, self)
+        if self.after is not None:
+            anchor = next((e for e in elements if _norm(e.text or "") == _norm(self.after)), None)
+            if anchor is None:
+                return None
+            elements = [e for e in elements if e.center[1] > anchor.center[1]]
         for el in elements:
             if self.matches(el):
                 return el

@@ -387,8 +387,9 @@ def open_app() -> OpenApp:
     return OpenApp(app="Broccoli", package=PKG)
 
 
-def card(title: str) -> Target:
-    return Target(rid="card_text_view_title", text=title)
+def card(title: str, after: str | None = None) -> Target:
+    """A recipe's card in the list (`after`: the first one below the card titled so)."""
+    return Target(rid="card_text_view_title", text=title, after=after)
 
 
 def showing(title: str) -> Target:
@@ -400,10 +401,11 @@ def field(col: str) -> Target:
     return Target(rid=EDITOR_IDS[col], cls="EditText")
 
 
-def delete_steps(title: str, gone: Any, last: Any) -> list[Step]:
-    """Open the recipe's card, Delete, confirm; each done once `gone` holds (`last`: the
-    confirmation's done, DONE for the task's last deletion)."""
-    return [Tap(screen=MAIN, target=card(title), done=gone),
+def delete_steps(title: str, gone: Any, last: Any, after: str | None = None) -> list[Step]:
+    """Open the recipe's card (`after`: the first below the card titled so), Delete,
+    confirm; each done once `gone` holds (`last`: the confirmation's done, DONE for the
+    task's last deletion)."""
+    return [Tap(screen=MAIN, target=card(title, after), done=gone),
             Tap(screen=DETAILS, target=Target(desc="Delete"), requires=showing(title), done=gone),
             Tap(screen=DELETE_DIALOG, target=Target(text="Delete"), done=last)]
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from antrap_gym.tasks.checks.base import Check, Holds
+from antrap_gym.tasks.checks.base import Check, Either, Holds
 from antrap_gym.tasks.checks.database import DatabaseTable, read_rows
 from antrap_gym.tasks.checks.match import Eq
 from antrap_gym.tasks.checks.screen import ElementShows
@@ -244,6 +244,34 @@ class EventGone(Check):
         rows = read_rows(device, EVENTS_DB, "SELECT count(*) AS n FROM events WHERE title = ? "
                          "AND start_ts >= ? AND start_ts < ?", (self.title, lo, lo + DAY))
         return float(rows[0]["n"] == 0)
+
+
+@dataclasses.dataclass
+class EventTitled(Check):
+    """Some event is titled `title` (`present`), or none is: an add task's event saved
+    already, right or wrong; a solution step's `done`, read from the database."""
+
+    title: str
+    present: bool = True
+
+    def score(self, device: Device, answer: str | None) -> float:
+        rows = read_rows(device, EVENTS_DB, "SELECT count(*) AS n FROM events WHERE title = ?",
+                         (self.title,))
+        return float((rows[0]["n"] > 0) == self.present)
+
+
+def reopen_saved(title: str) -> list[Step]:
+    """Find an event titled `title` through the toolbar search and open it in the editor,
+    each step done while none exists: an add task's event saved before its form was right
+    (an "unsaved changes" dialog answered Save, say) is corrected, not added again, since
+    the check allows one new row."""
+    none = Holds(EventTitled(title, present=False))
+    query = Target(rid="search_query", cls="EditText")
+    typed = Holds(ElementShows(({"resource_id": Eq(RID + "search_query"), "text": Eq(title)},)))
+    return [Tap(screen=MAIN, target=Target(desc="Search"), done=none),
+            TypeText(screen=MAIN, target=query, text=title, requires=query,
+                     done=Either(none, typed)),
+            Tap(screen=MAIN, target=Target(text=title, cls="TextView"), requires=query, done=none)]
 
 
 def editor_date(ts: int) -> str:
