@@ -221,9 +221,11 @@ class Unit:
     run: Any  # () -> dict: the unit's result
 
 
-def table_units(args, b: Budget, out: Path) -> list[Unit]:
+def table_units(args, b: Budget, out: Path, have: dict | None = None) -> list[Unit]:
     """The units of the per-subtype table, in order: each seed's warm start, its evaluation,
-    clean GRPO and its evaluation, then each trap type's GRPO and evaluation."""
+    clean GRPO and its evaluation, then each trap type's GRPO and evaluation. A baseline
+    (warm start, clean GRPO) evaluated before more types were asked for (`have`: the units
+    recorded so far) gets one more unit, `…/eval/<policy>+<type>+…`, for the new types."""
     from antrap_gym.training.grpo import run_grpo
     from antrap_gym.training.sft import run_sft
 
@@ -246,17 +248,29 @@ def table_units(args, b: Budget, out: Path) -> list[Unit]:
             cfg = grpo_config(b, args.templates, seed, args.threads, trap, warm)
             return {"final": str(run_grpo(cfg, sd / f"grpo-{trap}", resume=True))}
 
+        def baseline(policy: str, path: Path, seed=seed, f=do_eval) -> Unit:
+            key = f"seed{seed}/eval/{policy}"
+            missing = [t for t in traps if t not in cells_of(have or {}, seed, policy)]
+            name, settings = policy, traps
+            if (have or {}).get(key, {}).get("done_at") and missing:
+                # evaluated before these types were asked for: the new ones only
+                name, settings = f"{policy}+" + "+".join(missing), missing
+                key = f"seed{seed}/eval/{name}"
+            cost = COST["unit"] + ep * (1 + len(settings)) * COST["episode"]
+            return Unit(key, cost, lambda: f(name, path, settings))
+
         units.append(Unit(f"seed{seed}/sft", COST["unit"] + b.sft_steps * COST["sft_step"], do_sft))
-        units.append(Unit(f"seed{seed}/eval/warm", COST["unit"] + ep * (1 + len(traps)) * COST["episode"],
-                          lambda warm=warm, f=do_eval: f("warm", warm, traps)))
+        units.append(baseline("warm", warm))
         for trap in ["clean", *traps]:
             final = sd / f"grpo-{trap}" / "final"
             units.append(Unit(f"seed{seed}/grpo/{trap}", COST["unit"] + b.grpo_steps * COST["grpo_step"],
                               lambda trap=trap, f=do_grpo: f(trap)))
-            settings = traps if trap == "clean" else [trap]
-            cost = COST["unit"] + ep * (1 + len(settings)) * COST["episode"]
+            if trap == "clean":
+                units.append(baseline("clean", final))
+                continue
+            cost = COST["unit"] + ep * 2 * COST["episode"]
             units.append(Unit(f"seed{seed}/eval/{trap}", cost,
-                              lambda trap=trap, final=final, s=settings, f=do_eval: f(trap, final, s)))
+                              lambda trap=trap, final=final, f=do_eval: f(trap, final, [trap])))
     return units
 
 
@@ -301,8 +315,14 @@ def fmt_change(d: dict | None) -> str:
 
 
 def cells_of(units: dict, seed: int, policy: str) -> dict[str, dict]:
-    u = units.get(f"seed{seed}/eval/{policy}")
-    return u["cells"] if u and u.get("done_at") else {}
+    """A policy's cells: its evaluation's, and those of any later one for types added since."""
+    key = f"seed{seed}/eval/{policy}"
+    cells: dict[str, dict] = {}
+    for k, u in units.items():
+        if (k == key or (k.startswith(key + "+") and policy in ("warm", "clean"))) and u.get("done_at"):
+            for setting, cell in u.get("cells", {}).items():
+                cells.setdefault(setting, cell)
+    return cells
 
 
 def seed_rows(units: dict, seed: int, traps: list[str]) -> list[dict[str, Any]]:
@@ -461,7 +481,8 @@ def main(argv: list[str] | None = None) -> int:
              "budget_params": asdict(b), "seeds": args.seeds, "traps": [] if args.multi_task else args.traps,
              "templates": args.templates, "model": MODEL_PATH, "command": command, "git": git_revision()}
     rec = Record(out, setup)
-    units = (multi_units if args.multi_task else table_units)(args, b, out)
+    units = (multi_units(args, b, out) if args.multi_task
+             else table_units(args, b, out, rec.data["units"]))
     render = render_multi if args.multi_task else render_table
     todo = [u for u in units if not rec.done(u.key)]
     ran = 0
