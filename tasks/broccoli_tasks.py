@@ -106,7 +106,8 @@ def _duplicates(noise: list[dict], target: dict) -> dict[str, Any]:
     order = sorted(rows, key=lambda r: (r["title"], r[br.KEY]))
     at = next(i for i, r in enumerate(order) if r[br.KEY] == 1)
     before = order[at - 1]["title"] if at else None
-    return {"rows": rows, "target_ids": [1, 2], "title": target["title"], "before": before}
+    return {"rows": rows, "target_ids": [1, 2], "title": target["title"], "before": before,
+            "servings": target["servings"], "preparation_time": target["preparationTime"]}
 
 
 def _variants(rng: np.random.Generator, noise: list[dict], target: dict, total: int,
@@ -137,9 +138,12 @@ def _dup3(rng):
 
 
 def _dup_solution(p) -> list[Step]:
-    # the first card with the title, found below the card before it: a list scrolled
-    # past the copies shows a variant (same title and description) first
-    return [br.open_app(), *br.delete_steps(p["title"], DONE, DONE, after=p.get("before"))]
+    # the first card with the title, found below the card before it: a list scrolled past
+    # the copies shows a variant (same title and description) first; and a variant's page,
+    # opened by a stray tap, is told from a copy's by the rows at its top
+    shown = tuple(Target(text=p[k]) for k in ("servings", "preparation_time") if p.get(k))
+    return [br.open_app(), *br.delete_steps(p["title"], DONE, DONE, after=p.get("before"),
+                                            details=shown)]
 
 
 _DUPLICATES = (  # id, draw, complexity, split, noise

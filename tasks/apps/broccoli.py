@@ -401,12 +401,15 @@ def field(col: str) -> Target:
     return Target(rid=EDITOR_IDS[col], cls="EditText")
 
 
-def delete_steps(title: str, gone: Any, last: Any, after: str | None = None) -> list[Step]:
+def delete_steps(title: str, gone: Any, last: Any, after: str | None = None,
+                 details: tuple[Target, ...] = ()) -> list[Step]:
     """Open the recipe's card (`after`: the first below the card titled so), Delete,
     confirm; each done once `gone` holds (`last`: the confirmation's done, DONE for the
-    task's last deletion)."""
+    task's last deletion). `details`: what else its page must show (a recipe among others
+    with its title and description)."""
     return [Tap(screen=MAIN, target=card(title, after), done=gone),
-            Tap(screen=DETAILS, target=Target(desc="Delete"), requires=showing(title), done=gone),
+            Tap(screen=DETAILS, target=Target(desc="Delete"), requires=(showing(title), *details),
+                done=gone),
             Tap(screen=DELETE_DIALOG, target=Target(text="Delete"), done=last)]
 
 
