@@ -54,17 +54,20 @@ def record_streams(templates: list[str], seeds: int) -> list[tuple[str, int, lis
 
 
 def _replay(env, streams) -> tuple[int, float, list[float], list[float]]:
-    """Replay streams; returns (steps, step seconds, per-step ms, per-reset ms)."""
+    """Replay streams; returns (steps, step seconds, per-step ms, per-reset ms).
+
+    Each observation is held until the next one arrives, as an agent's loop holds it
+    (so a frame buffer cannot simply be painted over in place)."""
     steps, total = 0, 0.0
     per_step: list[float] = []
     per_reset: list[float] = []
     for tid, seed, actions in streams:
         t = time.perf_counter()
-        env.reset(seed=seed, options={"task": tid})
+        held = env.reset(seed=seed, options={"task": tid})
         per_reset.append((time.perf_counter() - t) * 1000)
         for a in actions:
             t = time.perf_counter()
-            env.step(a)
+            held = env.step(a)  # noqa: F841  (held until the next step, as a loop holds it)
             dt = time.perf_counter() - t
             total += dt
             per_step.append(dt * 1000)

@@ -86,6 +86,7 @@ class AndroidEnv(gym.Env):
         self.elements: list[UIElement] = []
         self._elements_text = ""
         self._token: object | None = None
+        self._shot_token: object | None = None  # the screen the last screenshot showed
         self._reset_error = ""
         self._params_cache: tuple[Any, InfoMap] | None = None
 
@@ -355,8 +356,15 @@ class AndroidEnv(gym.Env):
             "last_action_error": ep.last_action_error,
         }
         if self.obs_mode == "screenshot":
-            # a fresh array per step: users keep observations (Gymnasium's contract)
-            obs["screenshot"] = np.array(self.device.screenshot(), copy=True)
+            # no copy: a device's screenshot is a new array or, on the simulated phone, a
+            # read-only frame that is never painted over while anyone holds it; the same
+            # frame asked for twice (nothing changed) is copied, so that no two
+            # observations share memory (Gymnasium's contract)
+            shot = self.device.screenshot()
+            if token is not None and token == self._shot_token:
+                shot = np.array(shot)
+            self._shot_token = token
+            obs["screenshot"] = shot
         return obs
 
     def _safe_observe(self) -> dict[str, Any]:

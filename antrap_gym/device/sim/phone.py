@@ -116,6 +116,7 @@ class Phone:
         self.revision = 0
         self._built_rev = -1
         self._windows: list[Window] = []
+        self._built_act: Activity | None = None  # the activity the app window was built for
         self._elements: list[UIElement] | None = None
         self._relayout = False
         self.shell_log: deque[str] = deque(maxlen=10000)
@@ -125,6 +126,8 @@ class Phone:
         #: installed input methods (`ime list -a -s`); remove ADBKeyboard to model a stock phone
         self.input_methods: list[str] = list(INPUT_METHODS)
         self.frame_cache: tuple | None = None
+        #: frame buffers the painter reuses once no observation holds them (painter.render)
+        self.frame_pool: list = []
         self._bar_cache: dict[str, object] = {}
         for app in self.apps.values():
             app.install(self)
@@ -236,6 +239,7 @@ class Phone:
         if wm.top not in wm.tasks or not wm.tasks[wm.top]:
             wm.top = LAUNCHER
         act = wm.top_activity()
+        self._built_act = act
         wins: list[Window] = []
         if act is not None:
             ui = UI(self, act, self.app_rect(), act.package)
@@ -519,11 +523,16 @@ class Phone:
         return True
 
     def _field_is_multiline(self, act: Activity, field: str) -> bool:
-        for w in self.windows():
-            if w.name in ("app", "popup"):
-                for v in w.root.walk():
-                    if v.editable and v.field == field:
-                        return bool(v.value[0])
+        # a field is multi-line or not by its screen's layout, not by its text: the
+        # windows built before the typing that preceded this key still tell, so no
+        # rebuild is needed when they show the field
+        stale = self._windows if self._built_act is act else []
+        for wins in (stale, None):
+            for w in wins if wins is not None else self.windows():
+                if w.name in ("app", "popup"):
+                    for v in w.root.walk():
+                        if v.editable and v.field == field:
+                            return bool(v.value[0])
         return False
 
     def input_text(self, text: str) -> bool:

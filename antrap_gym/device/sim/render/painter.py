@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import sys
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from antrap_gym.device.sim.render import canvas as cv
-from antrap_gym.device.sim.render import pictures
+from antrap_gym.device.sim.render import damage, pictures
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.views import View
 
@@ -70,70 +71,149 @@ AVATAR_COLORS: tuple[Color, ...] = (
     (3, 155, 229), (109, 76, 65),
 )
 
-def render(phone: Phone) -> np.ndarray:
-    """The current frame; painted at most once per phone revision."""
-    hit = phone.frame_cache
-    if hit is not None and hit[0] == phone.revision:
-        return hit[1]
-    reuse = None
-    if hit is not None:
-        old = hit[1]
-        phone.frame_cache = None
-        del hit
-        # nobody else holds the previous frame (this name + getrefcount's argument):
-        # paint over it instead of faulting in 7.7 MB of fresh pages
-        if sys.getrefcount(old) <= 2 and old.shape == (phone.height, phone.width, 3):
-            reuse = old
-            reuse.flags.writeable = True
-        del old
-    frame = paint(phone, reuse)
-    frame.flags.writeable = False
-    phone.frame_cache = (phone.revision, frame)
-    return frame
-
+#: frame buffers a phone keeps: the one on screen and a spare, so that an agent holding
+#: the last observation (the usual loop) does not make every step paint a fresh frame
+POOL_SIZE = 2
 
 #: a solid wallpaper (Pixel ships "Solid colors" wallpapers): a uniform background
 #: lets every launcher glyph be a pre-blended patch copy instead of a blend
 WALLPAPER: Color = (46, 64, 110)
 
 
+#: frames painted since import, by how: "whole", "partial" (only the damaged regions)
+#: or "unchanged" (a new revision that drew the same pixels); for benchmarks and tests
+paint_counts: Counter[str] = Counter()
+
+
+class FrameBuffer:
+    """A frame's pixels and what they show (its display list), so the next frame painted
+    into it repaints only what changed."""
+
+    __slots__ = ("dl", "key", "pixels")
+
+    def __init__(self, pixels: np.ndarray) -> None:
+        self.pixels = pixels
+        self.key: tuple | None = None
+        self.dl: damage.DisplayList | None = None
+
+
+def render(phone: Phone) -> np.ndarray:
+    """The current frame, read-only; painted at most once per phone revision.
+
+    A frame handed out is never written again while anyone holds it: the next paint
+    goes into a pooled buffer that nothing outside the phone references any more (only
+    the regions whose views changed since that buffer's frame are repainted), or into a
+    new one, so observations can be kept without copying them.
+    """
+    hit = phone.frame_cache
+    if hit is not None and hit[0] == phone.revision:
+        return hit[1]
+    phone.frame_cache = None
+    del hit
+    buf = _free_buffer(phone)
+    buf.pixels.flags.writeable = True
+    _paint_into(phone, buf)
+    frame = buf.pixels
+    frame.flags.writeable = False
+    phone.frame_cache = (phone.revision, frame)
+    return frame
+
+
+def _free_buffer(phone: Phone) -> FrameBuffer:
+    """A pooled buffer nobody else holds, else a new pooled one."""
+    pool: list[FrameBuffer] = phone.frame_pool
+    shape = (phone.height, phone.width, 3)
+    for buf in pool:
+        # the references: the buffer's slot and getrefcount's argument
+        if sys.getrefcount(buf.pixels) <= 2 and buf.pixels.shape == shape:
+            return buf
+    buf = FrameBuffer(np.empty(shape, np.uint8))
+    pool.append(buf)
+    if len(pool) > POOL_SIZE:
+        pool.pop(0)  # whoever holds the oldest keeps it; the phone forgets it
+    return buf
+
+
 def paint(phone: Phone, out: np.ndarray | None = None) -> np.ndarray:
-    """Draw every window into `out` (or a new array) and return it."""
+    """Draw every window into `out` (or a new array), whole, and return it."""
+    buf = FrameBuffer(np.empty((phone.height, phone.width, 3), np.uint8) if out is None else out)
+    _paint_into(phone, buf)
+    return buf.pixels
+
+
+def _contexts(phone: Phone, th: Theme, on_home: bool) -> list[tuple]:
+    """Each window with how it is painted: (window, (background, on-dark text, fill))."""
+    out = []
+    for win in phone.windows():
+        bg: Color | None = th.bg
+        on_dark = False
+        fill: Color | None = None
+        if win.name == "app" and on_home:
+            bg, on_dark = WALLPAPER, True
+        elif win.name == "status_bar":
+            if on_home and not phone.wm.recents_open:
+                bg, on_dark = WALLPAPER, True
+            else:
+                fill = bg = th.status_bg
+        elif win.name == "nav_bar":
+            fill = bg = th.nav_bg
+        elif win.name == "ime":
+            fill = bg = th.keyboard_bg
+        elif win.name in ("popup", "overlay", "recents"):
+            bg = None
+        out.append((win, (bg, on_dark, fill)))
+    return out
+
+
+def _paint_into(phone: Phone, buf: FrameBuffer) -> None:
+    """Paint the phone into `buf`: only the damaged regions when `buf` holds an earlier
+    frame of the same screen (size, theme, background), else everything."""
     th = DARK if phone.dark else LIGHT
     on_home = phone.wm.top == phone.launcher_package
-    bg = cv.background(phone.width, phone.height, WALLPAPER if on_home else th.bg)
-    if out is None:
-        frame = bg.copy()
-    else:
-        frame = out
-        np.copyto(frame, bg)
+    bg_color = WALLPAPER if on_home else th.bg
+    bg = cv.background(phone.width, phone.height, bg_color)
+    frame = buf.pixels
+    screen = (0, 0, phone.width, phone.height)
+    windows = _contexts(phone, th, on_home)
+    toast = phone.wm.toast
     p = Painter(frame, th, phone.density,
                 {pkg: app.icon_color for pkg, app in phone.apps.items()},
                 {pkg: app.icon_glyph for pkg, app in phone.apps.items() if app.icon_glyph})
-    for win in phone.windows():
-        bg: Color | None = th.bg
-        p.on_dark = False
-        if win.name == "app" and on_home:
-            bg, p.on_dark = WALLPAPER, True
-        elif win.name == "status_bar":
-            if on_home and not phone.wm.recents_open:
-                bg, p.on_dark = WALLPAPER, True
-            else:
-                cv.fill(frame, win.root.rect, th.status_bg)
-                bg = th.status_bg
-        elif win.name == "nav_bar":
-            cv.fill(frame, win.root.rect, th.nav_bg)
-            bg = th.nav_bg
-        elif win.name == "ime":
-            cv.fill(frame, win.root.rect, th.keyboard_bg)
-            bg = th.keyboard_bg
-        elif win.name in ("popup", "overlay", "recents"):
-            bg = None
+    extras = []
+    if toast is not None:
+        extras.append((("toast", toast[0]), p.toast_rect(toast[0], phone)))
+    dl = damage.build(windows, extras, screen, p.dp(DAMAGE_MARGIN_DP))
+    key = (frame.shape, th, bg_color)
+    rects = damage.damage(buf.dl, dl, screen) if buf.key == key and buf.dl is not None else None
+    buf.key, buf.dl = key, dl
+    if rects is None:
+        paint_counts["whole"] += 1
+        np.copyto(frame, bg)
+        _draw_all(p, windows, toast, phone, None)
+        return
+    paint_counts["partial" if rects else "unchanged"] += 1
+    p.own, p.subtree = dl.own, dl.subtree
+    for r in rects:
+        x0, y0, x1, y1 = r
+        frame[y0:y1, x0:x1] = bg[y0:y1, x0:x1]
+        _draw_all(p, windows, toast, phone, r)
+
+
+#: how far outside its rect a view's drawing may reach (a slider's thumb, a label under
+#: an app icon), in dp: the damage box of a view is its rect grown by this
+DAMAGE_MARGIN_DP = 12
+
+
+def _draw_all(p: Painter, windows: list[tuple], toast, phone: Phone, region) -> None:
+    p.damage = region
+    for win, (bg, on_dark, fill) in windows:
+        p.on_dark = on_dark
+        if fill is not None:
+            cv.fill(p.f, win.root.rect, fill, region)
         p.draw(win.root, None, bg)
-    toast = phone.wm.toast
     if toast is not None:
         p.toast(toast[0], phone)
-    return frame
+    p.damage = None
 
 
 class Painter:
@@ -150,15 +230,28 @@ class Painter:
         self.t = theme
         self.d = density
         self.on_dark = False
+        #: a partial repaint's region (None: paint everything) and the display list's
+        #: boxes that let it skip what lies outside
+        self.damage: tuple[int, int, int, int] | None = None
+        self.own: dict[int, tuple] = {}
+        self.subtree: dict[int, tuple] = {}
 
     def dp(self, v: float) -> int:
         return round(v * self.d)
 
     def draw(self, v: View, clip, bg: Color | None) -> None:
+        region = self.damage
+        paint_clip = clip
+        if region is not None:
+            sub = self.subtree.get(id(v))
+            if sub is not None and not _overlaps(sub, region):
+                return  # nothing of this subtree lies in the region
+            own = self.own.get(id(v))
+            paint_clip = _and(clip, region) if own is None or _overlaps(own, region) else _NOWHERE
         fn = getattr(self, "k_" + v.kind, None)
         inner = bg
         if fn is not None:
-            res = fn(v, clip, bg)
+            res = fn(v, paint_clip, bg)
             if res is _UNKNOWN:
                 inner = None
             elif res is not None:
@@ -514,11 +607,12 @@ class Painter:
         return self.t.surface
 
     def k_scrim(self, v: View, clip, bg):
+        # a scrim covers its rect whatever the clip; a partial repaint keeps it to its region
         if v.style == "dim":
-            cv.dim(self.f, v.rect)
+            cv.dim(self.f, _and(v.rect, self.damage))
             return _UNKNOWN
         if v.style == "recents":
-            cv.fill(self.f, v.rect, RECENTS_BG)
+            cv.fill(self.f, v.rect, RECENTS_BG, self.damage)
             return RECENTS_BG
         return None
 
@@ -553,16 +647,28 @@ class Painter:
             return self.app_colors[package]
         return AVATAR_COLORS[zlib.crc32((package or "").encode()) % len(AVATAR_COLORS)]
 
-    def toast(self, message: str, phone: Phone) -> None:
+    def toast_rect(self, message: str, phone: Phone) -> tuple[int, int, int, int]:
         size = round(14 * self.d)
         w = min(phone.width - self.dp(48), txt.text_width(message, size) + self.dp(48))
         h = self.dp(48)
         x0 = (phone.width - w) // 2
         y1 = phone.height - phone.nav_h - self.dp(64)
-        r = (x0, y1 - h, x0 + w, y1)
-        cv.rounded(self.f, r, h // 2, TOAST_BG)
-        self.line(txt.ellipsize(message, size, w - self.dp(32)), r, size, (240, 240, 240), None,
-                  TOAST_BG, align="center")
+        return (x0, y1 - h, x0 + w, y1)
+
+    def toast(self, message: str, phone: Phone) -> None:
+        size = round(14 * self.d)
+        r = self.toast_rect(message, phone)
+        w, h = r[2] - r[0], r[3] - r[1]
+        cv.rounded(self.f, r, h // 2, TOAST_BG, self.damage)
+        self.line(txt.ellipsize(message, size, w - self.dp(32)), r, size, (240, 240, 240),
+                  self.damage, TOAST_BG, align="center")
+
+
+_NOWHERE = (0, 0, 0, 0)  # a clip that paints nothing (a view drawn only for its colour)
+
+
+def _overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _and(a, b):

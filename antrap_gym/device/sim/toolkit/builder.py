@@ -32,6 +32,10 @@ SP_SMALL = 14
 SP_CAPTION = 12
 
 
+#: the layout bottom inside a scrolling list (its content has no end)
+SCROLLING = 10**9
+
+
 @dataclass
 class BarAction:
     """An icon action in the app bar; `checked` makes it a toggle (e.g. a star)."""
@@ -128,7 +132,7 @@ class UI:
         lst = self.mk("list", (self._x0, top, self._x1, bottom), rid=rid)
         offset = act.scroll.get(key, 0) if act is not None else 0
         saved = (self._parent, self._y, self._clip, self._bottom)
-        self._parent, self._y, self._bottom = lst, top - offset, 10**9
+        self._parent, self._y, self._bottom = lst, top - offset, SCROLLING
         self._clip = intersect(lst.rect, saved[2]) or (0, 0, 0, 0)
         try:
             yield lst
@@ -416,15 +420,23 @@ class UI:
     ) -> View:
         """An EditText bound to `activity.fields[field]`; the IME edits it in place."""
         act = self.activity
+        value = act.fields.get(field, "") if act is not None else ""
         if label:
             self.mk("text", self._pad(self._take(self.dp(32))), text=label, style="caption")
-        if multiline:
-            h = height if height is not None else self.remaining - self.dp(8)
+        if multiline and height is not None:
+            h = height
+        elif multiline and self._bottom < SCROLLING:
+            h = self.remaining - self.dp(8)  # fill the window below
+        elif multiline:
+            # in a scrolling form there is no "below": grow with the text, 3 lines at least
+            size = self.sp(SP_BODY)
+            width = self._x1 - self._x0 - self.dp(16 + 16 + 16 + 12)
+            lines = max(3, len(txt.wrap(value, size, max(1, width))))
+            h = lines * txt.line_height(size) + self.dp(24)
         else:
             h = self.dp(56)
         r = self._take(h + self.dp(8))
         box = (r[0] + self.dp(16), r[1] + self.dp(4), r[2] - self.dp(16), r[1] + self.dp(4) + h)
-        value = act.fields.get(field, "") if act is not None else ""
         v = self.mk("edit", box, text=value, hint=hint or None, rid=rid, style=style)
         v.editable = True
         v.focusable = True
