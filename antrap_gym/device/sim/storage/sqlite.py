@@ -11,7 +11,10 @@ as one pulled from a device does.
 from __future__ import annotations
 
 import sqlite3
-from typing import ClassVar
+from collections.abc import Callable
+from typing import ClassVar, TypeVar
+
+T = TypeVar("T")
 
 
 class SqlError(Exception):
@@ -58,12 +61,26 @@ class SqliteStore:
         self.revision = 0
         #: (what the data was at, the file bytes it equals): the last image dumped or loaded
         self._image: tuple[tuple[int, int], bytes] | None = None
+        #: what `cached` computed, and the data version it was computed at
+        self._memo: dict[object, object] = {}
+        self._memo_at: tuple[int, int] | None = None
 
     # --- snapshot and file bytes -------------------------------------------------------
     def _version(self) -> tuple[int, int]:
         """Changes whenever the data may have: our own statements bump `revision`, and
         SQLite counts every row any statement on the connection changed."""
         return self.revision, self.db.total_changes
+
+    def cached(self, key: object, compute: Callable[[], T]) -> T:
+        """`compute()`, remembered until the data changes: screens rebuilt on every step
+        read the same rows again and again. The result is shared: do not mutate it."""
+        at = self._version()
+        if self._memo_at != at:
+            self._memo.clear()
+            self._memo_at = at
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]  # type: ignore[return-value]
 
     def dump(self) -> bytes:
         """The database file's bytes, exactly what a pulled copy of it holds. An unchanged

@@ -94,14 +94,21 @@ class UI:
     def mk(self, kind: str, rect: Rect, parent: View | None = None, **kw: Any) -> View:
         """Create a view, clip it to the current viewport, attach it if visible."""
         v = View(kind, rect, **kw)
+        # the clip by hand: comparisons are several times cheaper than max()/min() calls,
+        # and this runs for every view of every rebuild
         c = self._clip
-        x0, y0 = max(rect[0], c[0]), max(rect[1], c[1])
-        x1, y1 = min(rect[2], c[2]), min(rect[3], c[3])
+        rx0, ry0, rx1, ry1 = rect
+        cx0, cy0, cx1, cy1 = c
+        x0 = rx0 if rx0 > cx0 else cx0
+        y0 = ry0 if ry0 > cy0 else cy0
+        x1 = rx1 if rx1 < cx1 else cx1
+        y1 = ry1 if ry1 < cy1 else cy1
         if x1 > x0 and y1 > y0:
-            v.clip = (x0, y0, x1, y1)
+            if x0 != rx0 or y0 != ry0 or x1 != rx1 or y1 != ry1:
+                v.clip = (x0, y0, x1, y1)  # else View's own: the rect
             (parent or self._parent).children.append(v)
         else:
-            v.clip = (rect[0], rect[1], rect[0], rect[1])
+            v.clip = (rx0, ry0, rx0, ry0)
         return v
 
     def _take(self, h: int) -> Rect:

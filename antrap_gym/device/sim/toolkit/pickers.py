@@ -20,6 +20,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.toolkit.card import ALERT_TITLE, split
@@ -37,8 +38,10 @@ HOUR_FIELD, MINUTE_FIELD = "picker_hour", "picker_minute"
 WEEKDAY_LETTERS = ("S", "M", "T", "W", "T", "F", "S")  # the grid starts on Sunday
 
 
+@lru_cache(maxsize=4096)
 def day_desc(year: int, month: int, day: int) -> str:
-    """A day cell's content-desc: "15 October 2023"."""
+    """A day cell's content-desc: "15 October 2023" (memoised: `calendar.month_name`
+    formats a date on every lookup, and a month grid asks 42 times a build)."""
     return f"{day} {calendar.month_name[month]} {year}"
 
 

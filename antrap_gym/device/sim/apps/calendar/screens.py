@@ -84,7 +84,8 @@ class MainActivity(CalendarActivity):
 
     # --- building ------------------------------------------------------------------------
     def build(self, ui: UI, phone: Phone) -> None:
-        events = EventsDatabase.of(phone).all()
+        db = EventsDatabase.of(phone)
+        events = db.cached("all", db.all)  # shared and read-only: the screens only read it
         if self.searching:
             self._build_search(ui, phone, events)
         else:
@@ -122,26 +123,27 @@ class MainActivity(CalendarActivity):
         first = dt.date(y, m, 1)
         start = first - dt.timedelta(days=(first.weekday() + 1) % 7)
         today = self._today(phone)
-        days = by_day(events, start, 42)
+        line = ui.dp(16)
+        fits = max(0, (cell_h - ui.dp(24)) // line)
+        cells = _month_cells(phone, events, start, fits)
         for week in range(6):
             row = (ui.rect[0], top + week * cell_h, ui.rect[2], top + (week + 1) * cell_h)
-            for col, c in enumerate(split(row, 7, 0)):
-                d = start + dt.timedelta(days=week * 7 + col)
-                cell = ui.mk("day", c, text=str(d.day), desc=day_desc(d.year, d.month, d.day),
-                             style="month", checked=d == today,
+            for c, (d, label, desc, titles) in zip(split(row, 7, 0), cells[week * 7:week * 7 + 7],
+                                                    strict=True):
+                cell = ui.mk("day", c, text=label, desc=desc, style="month", checked=d == today,
                              on_click=lambda d=d: self._open_day(phone, d, True))
-                line = ui.dp(16)
-                for i, e in enumerate(days[d][: max(0, (cell_h - ui.dp(24)) // line)]):
-                    ty = c[1] + ui.dp(22) + i * line
+                ty = c[1] + ui.dp(22)
+                for title in titles:
                     ui.mk("text", (c[0] + ui.dp(2), ty, c[2] - ui.dp(2), ty + line), cell,
-                          text=e.title, style="caption")
+                          text=title, style="caption")
+                    ty += line
         ui.set_y(bottom)
 
     def _build_day(self, ui: UI, phone: Phone, events: list[Event]) -> None:
         d = self._shown_day(phone)
         self._arrows(ui, f"{calendar.month_name[d.month]} {d.day} ({d.strftime('%a')})", "day",
                      lambda k: self._shift_day(phone, k))
-        todays = on_day(events, d)
+        todays = EventsDatabase.of(phone).cached(("on_day", d), lambda: on_day(events, d))
         if not todays:
             ui.empty("No events on this day")
             return
@@ -158,7 +160,7 @@ class MainActivity(CalendarActivity):
         days = [first + dt.timedelta(days=i) for i in range((end - first).days)]
         self._arrows(ui, f"{calendar.month_name[m]} {y}", "month",
                      lambda k: self._shift_month(phone, k))
-        every = by_day(events, first, len(days))
+        every = _by_day(phone, events, first, len(days))
         shown = [(d, every[d]) for d in days]
         shown = [(d, es) for d, es in shown if es]
         if not shown:
@@ -409,3 +411,24 @@ class EventActivity(UnsavedChangesGuard, CalendarActivity):
             EventsDatabase.of(phone).remove(self.event_id)
         phone.toast("Event deleted")
         phone.finish_activity(self)
+
+
+def _by_day(phone: Phone, events: list[Event], first: dt.date, days: int) -> dict:
+    """`by_day` of every event, remembered until the events table changes (the month grid
+    is rebuilt on every step the calendar is on screen)."""
+    return EventsDatabase.of(phone).cached(("by_day", first, days),
+                                           lambda: by_day(events, first, days))
+
+
+def _month_cells(phone: Phone, events: list[Event], start: dt.date, fits: int) -> list[tuple]:
+    """The month grid's 42 cells from `start`: (date, label, content-desc, the titles that
+    fit), remembered until the events table changes."""
+    def cells() -> list[tuple]:
+        days = by_day(events, start, 42)
+        out = []
+        for k in range(42):
+            d = start + dt.timedelta(days=k)
+            out.append((d, str(d.day), day_desc(d.year, d.month, d.day),
+                        tuple(e.title for e in days[d][:fits])))
+        return out
+    return EventsDatabase.of(phone).cached(("month", start, fits), cells)
