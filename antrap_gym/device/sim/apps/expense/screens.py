@@ -16,6 +16,7 @@ Every screen reads `accounting.db` once per build; activity state holds plain va
 from __future__ import annotations
 
 import datetime as dt
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import Activity
@@ -42,6 +43,7 @@ DELETE_MANY = "Delete selected expenses?"
 RECENT = 5
 
 
+@lru_cache(maxsize=4096)
 def day(ms: int) -> str:
     """An expense's date as the app shows it: Oct 12, 2023 (UTC, the phone's zone)."""
     d = dt.datetime.fromtimestamp(ms / 1000, dt.UTC)
@@ -50,6 +52,12 @@ def day(ms: int) -> str:
 
 def db(phone: Phone) -> ExpenseDb:
     return ExpenseDb.of(phone)
+
+
+def _rows(phone: Phone) -> list[Expense]:
+    """Every expense (shared and read-only), read again only when the table changes."""
+    store = db(phone)
+    return store.cached("all", store.all)
 
 
 def describe(e: Expense) -> str:
@@ -78,7 +86,7 @@ class MainActivity(ExpenseActivity):
 
     def build(self, ui: UI, phone: Phone) -> None:
         ui.toolbar("Pro Expense", rid=RID + "toolbar")
-        rows = db(phone).all()
+        rows = _rows(phone)
         today = dt.datetime.fromtimestamp(phone.clock_ms / 1000, dt.UTC).date()
         monday = today - dt.timedelta(days=today.weekday())
         start = int(dt.datetime.combine(monday, dt.time(), dt.UTC).timestamp() * 1000)
@@ -115,7 +123,7 @@ class ExpenseLogsActivity(ExpenseActivity):
         return "Expense logs"
 
     def build(self, ui: UI, phone: Phone) -> None:
-        rows = db(phone).all()
+        rows = _rows(phone)
         ids = {e.expense_id for e in rows}
         self.selected = [i for i in self.selected if i in ids]
         if self.selecting:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
@@ -96,6 +97,7 @@ def fmt_distance(metres: float) -> str:
     return f"{metres / 1000:.2f} km"
 
 
+@lru_cache(maxsize=4096)
 def fmt_duration(ms: int) -> str:
     s = max(0, int(ms) // 1000)
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
@@ -113,17 +115,20 @@ def _when(ms: int) -> dt.datetime:
     return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
 
 
+@lru_cache(maxsize=4096)
 def fmt_date(ms: int) -> str:
     d = _when(ms)
     return f"{d:%b} {d.day}, {d.year}"
 
 
+@lru_cache(maxsize=4096)
 def fmt_day(ms: int) -> str:
     """The list's short date: `Oct 14` (the year shows on the track's statistics)."""
     d = _when(ms)
     return f"{d:%b} {d.day}"
 
 
+@lru_cache(maxsize=4096)
 def fmt_time(ms: int) -> str:
     d = _when(ms)
     return f"{d.hour % 12 or 12}:{d:%M} {'AM' if d.hour < 12 else 'PM'}"
