@@ -167,10 +167,11 @@ def rss():
         if line.startswith('VmRSS:'):
             return int(line.split()[1]) / 1024
 def one(seed):
+    # the last observation is kept, as an agent's loop keeps it until the next one
     e = gym.make('antrap/AndroidSim-v0')
-    e.reset(seed=seed)
-    e.step({'action_type': 'open_app', 'app_name': 'Settings'})
-    return e
+    held = e.reset(seed=seed)
+    held = e.step({'action_type': 'open_app', 'app_name': 'Settings'})
+    return e, held
 n = int(sys.argv[1])
 env0 = one(0)
 base = rss()
@@ -180,8 +181,9 @@ print(json.dumps({'base_mb': base, 'per_env_mb': (rss() - base) / n}))
 
 
 def bench_memory(n: int = 8, repeats: int = 3) -> dict[str, Any]:
-    """Extra resident memory per environment (screenshot mode): each repeat is a fresh
-    process that builds one env (the baseline), then `n` more; median and spread."""
+    """Extra resident memory per environment (screenshot mode), each env holding its last
+    observation: each repeat is a fresh process that builds one env (the baseline), then
+    `n` more; median and spread."""
     per_env, first = [], []
     for _ in range(repeats):
         out = subprocess.run([sys.executable, "-c", _RSS_PROBE, str(n)], capture_output=True,
