@@ -1,7 +1,8 @@
 """Partial repaints: every frame the phone hands out equals a from-scratch paint.
 
 The painter repaints only the regions whose views changed since the frame buffer's
-last frame (`render.damage`). These tests hold it to the whole-frame paint, pixel for
+last frame (`render.damage`), and copies a recurring frame (the home screen) instead of
+drawing it. These tests hold it to the whole-frame paint, pixel for
 pixel, on every step of every template's oracle run, with and without traps, with
 observations held (as an agent's loop holds them) and dropped (so buffers are reused
 in place), and check that a held observation is never painted over.
@@ -60,6 +61,8 @@ def test_every_frame_of_every_template_equals_a_whole_paint():
     # the partial path must have been taken, often, or this test proves nothing
     assert counts.get("partial", 0) >= frames // 20, counts
     assert counts.get("whole", 0) > 0, counts
+    # every reset lands on the home screen: after the first few it is copied, not drawn
+    assert counts.get("recalled", 0) >= len(TEMPLATES) // 2, counts
 
 
 def test_frames_reused_in_place_still_equal_whole_paints():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 import zlib
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -80,8 +80,9 @@ POOL_SIZE = 2
 WALLPAPER: Color = (46, 64, 110)
 
 
-#: frames painted since import, by how: "whole", "partial" (only the damaged regions)
-#: or "unchanged" (a new revision that drew the same pixels); for benchmarks and tests
+#: frames painted since import, by how: "whole", "partial" (only the damaged regions),
+#: "recalled" (a copy of a recurring frame) or "unchanged" (a new revision that drew the
+#: same pixels); for benchmarks and tests
 paint_counts: Counter[str] = Counter()
 
 
@@ -135,10 +136,50 @@ def _free_buffer(phone: Phone) -> FrameBuffer:
 
 
 def paint(phone: Phone, out: np.ndarray | None = None) -> np.ndarray:
-    """Draw every window into `out` (or a new array), whole, and return it."""
+    """Draw every window into `out` (or a new array), whole, and return it (no cached
+    frame is used: this is the reference the partial repaints are tested against)."""
     buf = FrameBuffer(np.empty((phone.height, phone.width, 3), np.uint8) if out is None else out)
-    _paint_into(phone, buf)
+    _paint_into(phone, buf, recall=False)
     return buf.pixels
+
+
+class _RecurringFrames:
+    """Whole frames that recur, shared by every phone of the process: the screens painted
+    whole most often (the home screen every reset lands on, first of all) are kept, and
+    copied instead of drawn when they come back. Two frames at most (15 MB a process); a
+    screen displaces a kept one only once it has been painted more often (no thrashing
+    between screens that come back a few times)."""
+
+    def __init__(self, keep: int = 2, remember: int = 256) -> None:
+        self.keep, self.remember = keep, remember
+        self.frames: dict[tuple, np.ndarray] = {}
+        self.counts: OrderedDict[tuple, int] = OrderedDict()
+
+    def get(self, sig: tuple) -> np.ndarray | None:
+        frame = self.frames.get(sig)
+        if frame is not None:
+            self.counts[sig] = self.counts.get(sig, 0) + 1
+        return frame
+
+    def painted(self, sig: tuple, frame: np.ndarray) -> None:
+        n = self.counts.pop(sig, 0) + 1
+        self.counts[sig] = n  # most recent last
+        while len(self.counts) > self.remember:
+            old, _ = self.counts.popitem(last=False)
+            self.frames.pop(old, None)
+        if n < 2:
+            return
+        if len(self.frames) >= self.keep:
+            weakest = min(self.frames, key=lambda k: self.counts.get(k, 0))
+            if self.counts.get(weakest, 0) >= n:
+                return
+            del self.frames[weakest]
+        kept = frame.copy()
+        kept.flags.writeable = False
+        self.frames[sig] = kept
+
+
+RECURRING = _RecurringFrames()
 
 
 def _contexts(phone: Phone, th: Theme, on_home: bool) -> list[tuple]:
@@ -165,9 +206,10 @@ def _contexts(phone: Phone, th: Theme, on_home: bool) -> list[tuple]:
     return out
 
 
-def _paint_into(phone: Phone, buf: FrameBuffer) -> None:
+def _paint_into(phone: Phone, buf: FrameBuffer, recall: bool = True) -> None:
     """Paint the phone into `buf`: only the damaged regions when `buf` holds an earlier
-    frame of the same screen (size, theme, background), else everything."""
+    frame of the same screen (size, theme, background); else a copy of the same frame
+    painted before (`RECURRING`, when `recall`); else everything."""
     th = DARK if phone.dark else LIGHT
     on_home = phone.wm.top == phone.launcher_package
     bg_color = WALLPAPER if on_home else th.bg
@@ -187,9 +229,17 @@ def _paint_into(phone: Phone, buf: FrameBuffer) -> None:
     rects = damage.damage(buf.dl, dl, screen) if buf.key == key and buf.dl is not None else None
     buf.key, buf.dl = key, dl
     if rects is None:
+        sig = (key, frozenset(dl.entries)) if recall else None
+        known = RECURRING.get(sig) if sig is not None else None
+        if known is not None:
+            paint_counts["recalled"] += 1
+            np.copyto(frame, known)
+            return
         paint_counts["whole"] += 1
         np.copyto(frame, bg)
         _draw_all(p, windows, toast, phone, None)
+        if sig is not None:
+            RECURRING.painted(sig, frame)
         return
     paint_counts["partial" if rects else "unchanged"] += 1
     p.own, p.subtree = dl.own, dl.subtree
