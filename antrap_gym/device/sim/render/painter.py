@@ -7,6 +7,7 @@ glyph runs/icons are cached masks (see `canvas`).
 from __future__ import annotations
 
 import sys
+import threading
 import zlib
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
@@ -154,14 +155,20 @@ class _RecurringFrames:
         self.keep, self.remember = keep, remember
         self.frames: dict[tuple, np.ndarray] = {}
         self.counts: OrderedDict[tuple, int] = OrderedDict()
+        self._lock = threading.Lock()  # phones paint on sim-adbd's threads too
 
     def get(self, sig: tuple) -> np.ndarray | None:
-        frame = self.frames.get(sig)
-        if frame is not None:
-            self.counts[sig] = self.counts.get(sig, 0) + 1
-        return frame
+        with self._lock:
+            frame = self.frames.get(sig)
+            if frame is not None:
+                self.counts[sig] = self.counts.get(sig, 0) + 1
+            return frame
 
     def painted(self, sig: tuple, frame: np.ndarray) -> None:
+        with self._lock:
+            self._painted(sig, frame)
+
+    def _painted(self, sig: tuple, frame: np.ndarray) -> None:
         n = self.counts.pop(sig, 0) + 1
         self.counts[sig] = n  # most recent last
         while len(self.counts) > self.remember:
