@@ -524,16 +524,11 @@ class Phone:
 
     def _field_is_multiline(self, act: Activity, field: str) -> bool:
         # a field is multi-line or not by its screen's layout, not by its text: the
-        # windows built before the typing that preceded this key still tell, so no
-        # rebuild is needed when they show the field
-        stale = self._windows if self._built_act is act else []
-        for wins in (stale, None):
-            for w in wins if wins is not None else self.windows():
-                if w.name in ("app", "popup"):
-                    for v in w.root.walk():
-                        if v.editable and v.field == field:
-                            return bool(v.value[0])
-        return False
+        # windows last built for this activity tell without a rebuild when they show it
+        found = _multiline_in(self._windows, field) if self._built_act is act else None
+        if found is None:
+            found = _multiline_in(self.windows(), field)
+        return bool(found)
 
     def input_text(self, text: str) -> bool:
         self.advance()
@@ -757,3 +752,13 @@ class Phone:
         from antrap_gym.device.sim.render.painter import render
 
         return render(self)
+
+
+def _multiline_in(windows: list[Window], field: str) -> bool | None:
+    """Whether the app or pop-up windows show `field` multi-line (None: not shown)."""
+    for w in windows:
+        if w.name in ("app", "popup"):
+            for v in w.root.walk():
+                if v.editable and v.field == field:
+                    return bool(v.value[0])
+    return None

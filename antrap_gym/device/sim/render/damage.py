@@ -46,10 +46,17 @@ def _union(a: Rect | None, b: Rect) -> Rect:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
-def _meet(a: Rect, b: Rect | None) -> Rect:
+def meet(a: Rect | None, b: Rect | None) -> Rect | None:
+    """The intersection of two clips, None meaning unclipped (it may come out empty)."""
+    if a is None:
+        return b
     if b is None:
         return a
     return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+
+
+def overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _signature(v: View) -> int:
@@ -69,11 +76,12 @@ def build(windows: list[tuple[Window, tuple]], extras: list[tuple[tuple, Rect]],
     dl = DisplayList()
     entries, own, subtree = dl.entries, dl.own, dl.subtree
     for wi, (win, ctx) in enumerate(windows):
-        root_chain = hash(("window", wi, win.name, ctx))
-        entries.add((root_chain, _meet(win.root.rect, screen)))  # its fill, if any
-        _walk(win.root, root_chain, 0, None, screen, margin, entries, own, subtree)
+        # the window's paint context (background, fill) is in every one of its views'
+        # chains; the root's box covers the fill
+        _walk(win.root, hash(("window", wi, win.name, ctx)), 0, None, screen, margin, entries,
+              own, subtree)
     for key, box in extras:
-        entries.add((hash(key), _meet(box, screen)))
+        entries.add((hash(key), meet(box, screen)))
     return dl
 
 
@@ -81,9 +89,9 @@ def _walk(v: View, parent_chain: int, index: int, clip: Rect | None, screen: Rec
           entries: set, own: dict, subtree: dict) -> Rect:
     chain = hash((parent_chain, index, _signature(v)))
     x0, y0, x1, y1 = v.rect
-    box = _meet((x0 - margin, y0 - margin, x1 + margin, y1 + margin), screen)
+    box = meet((x0 - margin, y0 - margin, x1 + margin, y1 + margin), screen)
     if v.kind != "scrim":  # a scrim dims its whole rect, whatever the clip
-        box = _meet(box, clip)
+        box = meet(box, clip)
     entries.add((chain, box))
     own[id(v)] = box
     sub = box

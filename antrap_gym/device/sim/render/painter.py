@@ -722,15 +722,5 @@ class Painter:
 
 
 _NOWHERE = (0, 0, 0, 0)  # a clip that paints nothing (a view drawn only for its colour)
-
-
-def _overlaps(a, b) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _and(a, b):
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+_overlaps = damage.overlaps
+_and = damage.meet

@@ -437,6 +437,8 @@ class UI:
         elif multiline:
             # in a scrolling form there is no "below": grow with the text, 3 lines at least
             size = self.sp(SP_BODY)
+            # the text's width: the box's 16 dp margins, then the painter's 16 dp left
+            # and 12 dp right padding inside it
             width = self._x1 - self._x0 - self.dp(16 + 16 + 16 + 12)
             lines = max(3, len(txt.wrap(value, size, max(1, width))))
             h = lines * txt.line_height(size) + self.dp(24)

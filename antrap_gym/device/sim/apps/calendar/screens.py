@@ -424,7 +424,7 @@ def _month_cells(phone: Phone, events: list[Event], start: dt.date, fits: int) -
     """The month grid's 42 cells from `start`: (date, label, content-desc, the titles that
     fit), remembered until the events table changes."""
     def cells() -> list[tuple]:
-        days = by_day(events, start, 42)
+        days = _by_day(phone, events, start, 42)
         out = []
         for k in range(42):
             d = start + dt.timedelta(days=k)
