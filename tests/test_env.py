@@ -266,3 +266,39 @@ def test_env_survives_arbitrary_input(actions):
 
 
 _HYPO_ENV = AndroidEnv(obs_mode="text")
+
+
+def _store_contents(device) -> dict[str, object]:
+    """Every database's rows as SQL (and every preferences file's bytes), read from the
+    stores themselves, past the phone's image bookkeeping."""
+    out: dict[str, object] = {}
+    for path, store in dict.items(device.phone.databases):
+        db = getattr(store, "db", None)
+        out[path] = "\n".join(db.iterdump()) if db is not None else store.dump()
+    return out
+
+
+def test_reset_restores_every_database_after_any_episode():
+    """A reset reloads only the stores handed out since the last restore; after the
+    oracle's episode on every template, the next reset must still leave every database
+    exactly as a fresh phone's reset does (a store changed behind the registry's back
+    would show here)."""
+    from antrap_gym.agents import OracleAgent
+    from antrap_gym.device.sim import SimDevice
+    from antrap_gym.rollout import run_episode
+    from antrap_gym.tasks import get_suite
+
+    names = list(get_suite("antrap").templates)
+    used = AndroidEnv(device=SimDevice(), obs_mode="text")
+    fresh_boot = SimDevice()
+    boot_contents = _store_contents(fresh_boot)
+    for i, name in enumerate(names):
+        run_episode(used, OracleAgent(), seed=i, options={"task": name})
+        nxt = names[(i + 1) % len(names)]
+        used.reset(seed=i, options={"task": nxt})
+        fresh = AndroidEnv(device=SimDevice(), obs_mode="text")
+        fresh.reset(seed=i, options={"task": nxt})
+        assert _store_contents(used.device) == _store_contents(fresh.device), (name, nxt)
+        fresh.close()
+        used.device.restore(used._boot)
+        assert _store_contents(used.device) == boot_contents, name

@@ -22,6 +22,7 @@ from antrap_gym.device.sim.apps.base import Activity, App
 from antrap_gym.device.sim.storage.clipboard import Clipboard
 from antrap_gym.device.sim.storage.content import ContentProvider, LegacyAuthority
 from antrap_gym.device.sim.storage.files import FileSystem, Mounts
+from antrap_gym.device.sim.storage.registry import StoreRegistry
 from antrap_gym.device.sim.storage.settings import STREAM_MUSIC, STREAMS, SettingsStore
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 from antrap_gym.device.sim.toolkit import textmenu
@@ -103,8 +104,13 @@ class Phone:
         self.nav_h = round(48 * self.density)
         self.apps: dict[str, type[App]] = {a.package: a for a in (apps or default_apps())}
         #: every app's databases by file path, and the content providers among them
-        self.databases: dict[str, SqliteStore] = {}
-        self.providers: dict[str, ContentProvider | LegacyAuthority] = {}
+        #: (each registry adds the stores it hands out to `_touched`: only those can have
+        #: changed since the last restore, so only those are reloaded by the next one)
+        self._touched: set[SqliteStore] = set()
+        self.databases: dict[str, SqliteStore] = StoreRegistry(self._touched)
+        self.providers: dict[str, ContentProvider | LegacyAuthority] = StoreRegistry(self._touched)
+        #: the database images the last restore loaded (a reset restores the same ones)
+        self._restored: dict[str, bytes] | None = None
         #: the databases as read-only files of the file system (`cat`, `adb pull`)
         self._mounts = Mounts()
         for app in self.apps.values():
@@ -194,15 +200,23 @@ class Phone:
         """(the pickled `PhoneState`, every database's file bytes by path)."""
         return (
             pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL),
-            {path: db.dump() for path, db in self.databases.items()},
+            {path: db.dump() for path, db in dict.items(self.databases)},
         )
 
     def restore(self, snap: tuple[bytes, dict[str, bytes]]) -> None:
+        """Become the phone `snap` was taken of. Restoring the images the last restore
+        loaded (every reset does) reloads only the stores handed out since then."""
         blob, dbs = snap
         self.state = pickle.loads(blob)
         self.state.fs.mounts = self._mounts
-        for path, data in dbs.items():
-            self.databases[path].load(data)
+        if dbs is self._restored:
+            for store in self._touched:
+                store.load(dbs[store.path])
+        else:
+            for path, data in dbs.items():
+                dict.__getitem__(self.databases, path).load(data)
+            self._restored = dbs
+        self._touched.clear()
         self.changed()
 
     # --- geometry -------------------------------------------------------------

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import Activity, App
@@ -17,13 +18,19 @@ if TYPE_CHECKING:
 HOME_ICONS = 8
 
 
-def home_apps(apps: list[type[App]]) -> list[type[App]]:
-    """The home screen's icons in order: pinned apps first, then the others by label."""
+@functools.lru_cache(maxsize=16)
+def _home_apps(apps: tuple[type[App], ...]) -> tuple[type[App], ...]:
     shown = [a for a in apps if a.launchable and a.package != LAUNCHER]
     pinned = sorted((a for a in shown if a.home_position is not None),
                     key=lambda a: a.home_position)  # type: ignore[arg-type, return-value]
     rest = sorted((a for a in shown if a.home_position is None), key=lambda a: a.label.lower())
-    return (pinned + rest)[:HOME_ICONS]
+    return tuple((pinned + rest)[:HOME_ICONS])
+
+
+def home_apps(apps: list[type[App]] | tuple[type[App], ...]) -> list[type[App]]:
+    """The home screen's icons in order: pinned apps first, then the others by label
+    (worked out once per set of apps installed, not on every home-screen build)."""
+    return list(_home_apps(tuple(apps)))
 
 
 class LauncherActivity(Activity):
@@ -67,7 +74,7 @@ class LauncherActivity(Activity):
         root = ui.mk("frame", ui.rect, rid="com.google.android.apps.nexuslauncher:id/workspace")
         root.on_swipe = lambda direction: self._open_drawer(phone) if direction == "up" else False
         top = ui.rect[1] + ui.dp(120)
-        self._icon_grid(ui, phone, home_apps(list(phone.apps.values())), root, top)
+        self._icon_grid(ui, phone, home_apps(tuple(phone.apps.values())), root, top)
         hint_y = ui.rect[3] - ui.dp(96)
         ui.mk("button", (ui.rect[0] + ui.dp(120), hint_y, ui.rect[2] - ui.dp(120),
                          hint_y + ui.dp(48)), root, text="All apps", style="tonal",
