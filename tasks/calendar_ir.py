@@ -72,13 +72,18 @@ def to_month(day: str) -> list[Step]:
             Tap(screen=cal.MAIN + "|Change view", target=Target(text="Month view"), done=there)]
 
 
+#: the month grid's weekday header (its "W"): the month view, not the day view or the event
+#: list, is in front (a cell is tapped only there; the list would be scrolled for it)
+MONTH_GRID = Target(text="W")
+
+
 def to_day(day: str) -> list[Step]:
     """`day`'s day view in front (its events' titles and times): its month cell tapped. The
     last step only holds the answer back until the day is shown (the way there is redone
     when a tap went astray)."""
     cell, heading = _marks(day)
     shown = Seen((heading,))
-    return [*to_month(day), Tap(screen=cal.MAIN, target=cell, done=shown),
+    return [*to_month(day), Tap(screen=cal.MAIN, requires=MONTH_GRID, target=cell, done=shown),
             Tap(screen=cal.MAIN, requires=heading, target=heading, done=shown)]
 
 

@@ -77,6 +77,10 @@ class Solver:
         self._last_els: list[UIElement] = []
         self._last_text = ""
         self._last_screen = ""
+        #: (step, action, screen text) of the last tap that moved the plan on: if something
+        #: else reached the phone in its place (a frozen screen swallowed it) and the screen
+        #: did not change, its step is still to do
+        self._tapped: tuple[int, dict[str, Any], str] | None = None
         #: (screen, step, filters) whose list was searched end to end without the target
         self._exhausted: set[tuple] = set()
         #: (observation, action, repeats) of the last planned action
@@ -141,9 +145,18 @@ class Solver:
         if not self.task.answer_task and self.task.is_successful(dev) >= 1.0:
             return {"action_type": "status", "goal_status": "complete"}
         if screen != self._last_screen:
-            self._exhausted.clear()  # a list left and come back to is worth a new search
+            # a list left and come back to is worth a new search, from its first scroll
+            # (an earlier visit's scroll count would end this one before its end)
+            self._exhausted.clear()
+            self._scroll = None
             self._last_screen = screen
         self._came_from, self._leaving = self._leaving, None
+        tapped, self._tapped = self._tapped, None
+        if (tapped is not None and self.ptr == tapped[0] + 1 and text == tapped[2]
+                and not self._reached_phone(tapped[1])):
+            # (else the plan runs on past a Save that never happened, into the next
+            # recipe's fields of the same form)
+            self.ptr = tapped[0]
         action = self._unstall(text, screen, self._next(els, pkg, activity, screen, text))
         self._last_text = text
         self._last_els = els
@@ -259,9 +272,11 @@ class Solver:
                     unfinished = self._unfinished_field(k, els)
                     if unfinished is not None:  # read the form over before submitting it
                         return self._act_on(*unfinished)
+                action = self._act_on(step, el)
                 if isinstance(step, (Tap, LongPress, SetSlider)):
                     self.ptr = k + 1
-                return self._act_on(step, el)
+                    self._tapped = (k, action, text)
+                return action
             # the target lives in a popup that an earlier step opens, or further down a list
             j = self._earlier_visible(k, activity, screen, els)
             if j is not None:
@@ -449,13 +464,14 @@ class Solver:
             direction, count, stuck, progressed, phase = st[3:8]
             box = _largest(vertical if direction in ("down", "up") else horizontal).bbox_pixels
             moved = _content_shift(self._last_els, els, direction, box)
-            if not self._reached_phone(st[8]):
-                pass  # lost, frozen or reversed on the way: it says nothing about the list
+            if not self._reached_phone(st[8]) or moved < 0:
+                # lost, frozen or reversed on the way, or the list went the other way: it
+                # says nothing about the list, and is not one of the direction's tries
+                count -= 1
             elif moved > 0:
                 stuck, progressed = 0, True
-            elif moved == 0:
+            else:
                 stuck += 1
-            # moved < 0: the scroll went the other way; just try again
             if stuck >= 2 or count >= MAX_SCROLLS:
                 phase += 1
                 if phase >= len(order):
