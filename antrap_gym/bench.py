@@ -164,7 +164,8 @@ def bench_reset_by_apps(repeats: int = 5, resets: int = 200) -> dict[str, Any]:
         env = AndroidEnv(task="SettingsWifiToggle", device=SimDevice(apps=apps), obs_mode="text")
         env.reset(seed=0)
         envs.append((key, env))
-        dev, boot = env.device, env._boot
+        dev = SimDevice(apps=apps)
+        boot = dev.snapshot()
 
         def restore_setup(k: int, dev=dev, boot=boot) -> None:
             dev.restore(boot)

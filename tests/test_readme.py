@@ -116,3 +116,20 @@ def test_the_python_example_prints_what_its_comments_say():
         want = re.split(r" \.\.\.| \(", comment.strip())[0].strip()
         want = want[1:-1] if want.startswith('"') and want.endswith('"') else want
         assert any(line.startswith(want) for line in printed), (want, printed[:3])
+
+
+def test_ci_runs_exactly_the_test_command_readme_gives(tmp_path):
+    """.ci/run executes README's test block, whatever it says (here a stand-in that leaves
+    a mark), and refuses a README without one."""
+    (tmp_path / ".ci").mkdir()
+    (tmp_path / ".ci" / "run").write_text((ROOT / ".ci" / "run").read_text())
+    block = README.split("Set up, then run the tests", 1)[1]
+    assert block.split("```bash\n", 1)[1].split("\n```", 1)[0] == "bash tests/run.sh"
+    (tmp_path / "README.md").write_text(
+        "Set up, then run the tests:\n\n```bash\necho ran > mark.txt\n```\n")
+    out = subprocess.run(["bash", ".ci/run"], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "mark.txt").read_text() == "ran\n"
+    (tmp_path / "README.md").write_text("no test block here\n")
+    out = subprocess.run(["bash", ".ci/run"], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 2 and "no test command" in out.stderr

@@ -17,6 +17,7 @@ import numpy as np
 
 from antrap_gym.device.sim.render import canvas as cv
 from antrap_gym.device.sim.render import damage, pictures
+from antrap_gym.device.sim.render.damage import meet, overlaps
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.views import View
 
@@ -301,10 +302,10 @@ class Painter:
         paint_clip = clip
         if region is not None:
             sub = self.subtree.get(id(v))
-            if sub is not None and not _overlaps(sub, region):
+            if sub is not None and not overlaps(sub, region):
                 return  # nothing of this subtree lies in the region
             own = self.own.get(id(v))
-            paint_clip = _and(clip, region) if own is None or _overlaps(own, region) else _NOWHERE
+            paint_clip = meet(clip, region) if own is None or overlaps(own, region) else _NOWHERE
         fn = getattr(self, "k_" + v.kind, None)
         inner = bg
         if fn is not None:
@@ -335,7 +336,7 @@ class Painter:
         h, w = m.shape
         y = y0 + (y1 - y0 - h) // 2
         x = x0 + (x1 - x0 - w) // 2 if align == "center" else x0
-        cv.text(self.f, s, x, y, size, color, _and(clip, rect), bold, bg)
+        cv.text(self.f, s, x, y, size, color, meet(clip, rect), bold, bg)
 
     def para(self, s: str, rect, size: int, color: Color, clip, bg: Color | None,
              align: str = "left", top: int | None = None, bold: bool = False) -> None:
@@ -345,7 +346,7 @@ class Painter:
         y = y0 if top is None else top
         if top is None and len(lines) * lh < (y1 - y0):
             y = y0 + ((y1 - y0) - len(lines) * lh) // 2
-        box = _and(clip, rect)
+        box = meet(clip, rect)
         for a, b in lines:
             if y > y1:
                 break
@@ -422,7 +423,7 @@ class Painter:
 
     def k_picture(self, v: View, clip, bg):
         """An image file's pixels (`UI.image`), fitted or cropped to the view."""
-        pictures.paste(self.f, v.value or b"", v.rect, _and(clip, v.clip), v.style == "crop")
+        pictures.paste(self.f, v.value or b"", v.rect, meet(clip, v.clip), v.style == "crop")
         return _UNKNOWN
 
     def k_button(self, v: View, clip, bg):
@@ -481,7 +482,7 @@ class Painter:
             width = self.dp(2) if v.focused else max(1, self.dp(1))
             cv.outline(self.f, v.rect, self.dp(4), width, color, clip, bg)
         inner = (x0 + pad, y0, x1 - self.dp(12), y1)
-        box = _and(clip, inner)
+        box = meet(clip, inner)
         value = v.text or ""
         multiline, cursor = v.value
         top = y0 + self.dp(12)
@@ -666,7 +667,7 @@ class Painter:
     def k_scrim(self, v: View, clip, bg):
         # a scrim covers its rect whatever the clip; a partial repaint keeps it to its region
         if v.style == "dim":
-            cv.dim(self.f, _and(v.rect, self.damage))
+            cv.dim(self.f, meet(v.rect, self.damage))
             return _UNKNOWN
         if v.style == "recents":
             cv.fill(self.f, v.rect, RECENTS_BG, self.damage)
@@ -722,5 +723,3 @@ class Painter:
 
 
 _NOWHERE = (0, 0, 0, 0)  # a clip that paints nothing (a view drawn only for its colour)
-_overlaps = damage.overlaps
-_and = damage.meet
