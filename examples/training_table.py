@@ -3,6 +3,8 @@
     python examples/training_table.py --out runs/table --seeds 0,1,2 --budget paper-cpu   # many hours
     python examples/training_table.py --out runs/table-smoke --budget smoke               # the pipeline
     python examples/training_table.py --out runs/multi --multi-task --budget smoke        # per template
+    python examples/training_table.py --out runs/table --seeds 1 --unsettled 10          # more seeds where
+                                                                                          # |change| <= 10
 
 For each seed: one SFT warm start (the demo's recipe, examples/adversarial_grpo.py, with a
 cosine schedule: clean oracle steps with DART disturbances); from it clean GRPO and
@@ -125,7 +127,12 @@ class Record:
                 raise SystemExit(f"{self.path} was made with {old}, not {new}: choose another --out")
         else:
             self.data = {"setup": setup, "invocations": [], "units": {}}
-        self.data["setup"].update({k: setup[k] for k in ("seeds", "traps", "command", "git")})
+        old_setup = self.data["setup"]
+        self.data["setup"].update({k: setup[k] for k in ("command", "git")})
+        # the seeds and types of every invocation: a later one that adds a seed for a few rows
+        # keeps the rows and seeds of the earlier ones in the table
+        self.data["setup"]["seeds"] = sorted(set(old_setup.get("seeds", [])) | set(setup["seeds"]))
+        self.data["setup"]["traps"] = ordered_types([*old_setup.get("traps", []), *setup["traps"]])
         self.data["invocations"].append({"command": setup["command"], "git": setup["git"],
                                          "started": now(), "wall_s": 0.0})
         self.t0 = time.monotonic()
@@ -150,6 +157,13 @@ class Record:
         inv["wall_s"] = round(time.monotonic() - self.t0, 2)
         self.data["wall_s"] = round(sum(i["wall_s"] for i in self.data["invocations"]), 2)
         write_atomic(self.path, json.dumps(self.data, indent=1, default=str))
+
+
+def ordered_types(types: list[str]) -> list[str]:
+    """Trap types without repeats, in the taxonomy's order (the table's row order)."""
+    from antrap_gym.traps.taxonomy import TRAP_TYPES
+
+    return [t for t in TRAP_TYPES if t in set(types)]
 
 
 # --- the units ------------------------------------------------------------------------------------------
@@ -343,6 +357,20 @@ def seed_rows(units: dict, seed: int, traps: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
+def unsettled_types(units: dict, seeds: list[int], traps: list[str], points: float) -> list[str]:
+    """The types of `traps` whose change under their own trap against the warm start, median
+    over the seeds recorded in `units` (all but `seeds`, the ones about to run), lies within
+    `points` of zero, or that no seed has yet: the rows a further seed is needed for."""
+    recorded = sorted({int(k.split("/")[0][4:]) for k in units if k.startswith("seed")} - set(seeds))
+    out = []
+    for t in traps:
+        deltas = [r["vs_warm"]["delta"] for s in recorded
+                  for r in seed_rows(units, s, [t])[2:] if r["vs_warm"]]
+        if not deltas or abs(100 * statistics.median(deltas)) <= points:
+            out.append(t)
+    return out
+
+
 def spread(values: list[float], signed: bool = False) -> str:
     """Median over seeds and (min, max), in points."""
     if not values:
@@ -361,17 +389,23 @@ def render_table(data: dict[str, Any]) -> str:
     seeds, traps = setup["seeds"], setup["traps"]
     per_seed = {s: seed_rows(units, s, traps) for s in seeds}
     done = sum(1 for u in units.values() if u.get("done_at"))
+    commands = list(dict.fromkeys(i["command"] for i in data["invocations"]
+                                  if "--stop-after" not in i["command"]))
     lines = [f"# Per-subtype training table ({setup['budget']} budget)", "",
-             f"command: `{setup['command']}`  ", f"seeds: {', '.join(map(str, seeds))}; templates: "
+             f"command: `{setup['command']}`  ",
+             *(f"earlier: `{c}`  " for c in commands if c != setup["command"]),
+             f"seeds: {', '.join(map(str, seeds))}; templates: "
              f"{', '.join(setup['templates'])}; git: {setup['git']}  ",
              f"wall time: {data.get('wall_s', 0) / 60:.1f} min over {len(data['invocations'])} "
              "invocation(s); "
              f"units done: {done}", ""]
 
-    def block(title: str, get) -> None:
+    def block(title: str, get, rows: list[dict] | None = None) -> None:
         lines.extend([title, "", "| layer | policy | clean success | success under its own trap | "
                       "change vs warm start | change vs clean GRPO |", "|---|---|---|---|---|---|"])
         for i, name in enumerate(["warm start (SFT)", "clean GRPO"] + [f"GRPO on {t}" for t in traps]):
+            if rows is not None and i >= 2 and rows[i]["clean"] is None and rows[i]["own"] is None:
+                continue  # a type this seed did not train
             layer = "–" if i < 2 else LAYER_OF[traps[i - 2]].capitalize()
             lines.append(f"| {layer} | {name} | " + " | ".join(get(i)) + " |")
         lines.append("")
@@ -403,18 +437,21 @@ def render_table(data: dict[str, Any]) -> str:
         dc = vals(lambda r: r["vs_clean"]["delta"] if r["vs_clean"] else None)
         mw = sum(1 for s in seeds if (r := per_seed[s][i])["vs_warm"] and r["vs_warm"]["measured"])
         mc = sum(1 for s in seeds if (r := per_seed[s][i])["vs_clean"] and r["vs_clean"]["measured"])
-        return [clean, own, f"{spread(dw, True)}; measured in {mw}/{len(seeds)}",
-                f"{spread(dc, True)}; measured in {mc}/{len(seeds)}"]
+        if not dw:
+            return [clean, own, "–", "–"]
+        # of the seeds that have the row (a later seed may train only the unsettled ones)
+        return [clean, own, f"{spread(dw, True)}; measured in {mw}/{len(dw)}",
+                f"{spread(dc, True)}; measured in {mc}/{len(dc)}"]
 
     if len(seeds) > 1:
         block(f"## Median over {len(seeds)} seeds (min to max), in points", median)
     for s in seeds:
         block(f"## Seed {s} (Wilson 95% intervals; changes with Newcombe 95% intervals, * = the whole "
-              "interval above 0)", one(s))
+              "interval above 0)", one(s), per_seed[s])
         lines.extend(["Baselines under each trap:", "", "| trap | warm start | clean GRPO |",
                       "|---|---|---|"])
         w, c = per_seed[s][0]["traps"], per_seed[s][1]["traps"]
-        lines.extend(f"| {t} | {fmt_cell(w[t])} | {fmt_cell(c[t])} |" for t in traps)
+        lines.extend(f"| {t} | {fmt_cell(w[t])} | {fmt_cell(c[t])} |" for t in traps if w[t] or c[t])
         lines.append("")
     return "\n".join(lines)
 
@@ -457,6 +494,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--model", default=None,
                     help="a local model directory to warm-start from (default: build the tiny policy, "
                          "whose phone-wide tokenizer corpus takes ~1 min)")
+    ap.add_argument("--unsettled", type=float, default=None, metavar="POINTS",
+                    help="train only the types whose change against the warm start (median over the "
+                         "seeds already in --out) is within POINTS of zero, or not yet run: more "
+                         "seeds for the rows that are not settled")
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads (train.threads)")
     ap.add_argument("--stop-after", type=int, default=None, help=argparse.SUPPRESS)  # units, then exit
     args = ap.parse_args(argv)
@@ -480,6 +521,12 @@ def main(argv: list[str] | None = None) -> int:
     setup = {"mode": "multi-task" if args.multi_task else "table", "budget": args.budget,
              "budget_params": asdict(b), "seeds": args.seeds, "traps": [] if args.multi_task else args.traps,
              "templates": args.templates, "model": MODEL_PATH, "command": command, "git": git_revision()}
+    if args.unsettled is not None and not args.multi_task:
+        prior = json.loads((out / "results.json").read_text(encoding="utf-8"))["units"] \
+            if (out / "results.json").exists() else {}
+        args.traps = unsettled_types(prior, args.seeds, args.traps, args.unsettled)
+        setup["traps"] = args.traps
+        print(f"unsettled (within {args.unsettled:g} points of zero): {', '.join(args.traps) or 'none'}")
     rec = Record(out, setup)
     units = (multi_units(args, b, out) if args.multi_task
              else table_units(args, b, out, rec.data["units"]))

@@ -33,9 +33,13 @@ FIRST = 3  # units of the first, stopped run
 ADDED = "grounding_error"  # a type asked for once the table stands: only what it needs runs
 
 
-def command(out: Path, model: Path, *extra: str, traps: tuple[str, ...] = TRAPS) -> list[str]:
+def command(out: Path, model: Path, *extra: str, traps: tuple[str, ...] = TRAPS,
+            seeds: str = "0") -> list[str]:
     return [sys.executable, str(ROOT / "examples/training_table.py"), "--out", str(out), "--budget", "micro",
-            "--seeds", "0", "--traps", ",".join(traps), "--model", str(model), "--threads", "1", *extra]
+            "--seeds", seeds, "--traps", ",".join(traps), "--model", str(model), "--threads", "1", *extra]
+
+
+SECOND = "loop"  # the one row a second seed trains
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +64,14 @@ def runs(tmp_path_factory) -> dict:
                           text=True,
                           timeout=600)
     assert more.returncode == 0, more.stderr[-3000:]
+    extended, extended_table = json.loads((out / "results.json").read_text()), (out / "table.md").read_text()
+    seed1 = subprocess.run(command(out, model, traps=(SECOND,), seeds="1"), cwd=ROOT, capture_output=True,
+                           text=True, timeout=600)
+    assert seed1.returncode == 0, seed1.stderr[-3000:]
     return {"stopped": stopped, "final": final, "table": table, "stdout": first.stdout,
-            "extended": json.loads((out / "results.json").read_text()),
-            "extended_table": (out / "table.md").read_text()}
+            "extended": extended, "extended_table": extended_table,
+            "two_seeds": json.loads((out / "results.json").read_text()),
+            "two_seeds_table": (out / "table.md").read_text()}
 
 
 EXPECTED = ["seed0/sft", "seed0/eval/warm", "seed0/grpo/clean", "seed0/eval/clean",
@@ -123,6 +132,55 @@ def test_a_type_added_later_evaluates_the_baselines_on_it_alone(runs):
         assert set(after[f"seed0/eval/{policy}+{ADDED}"]["cells"]) == {"clean", ADDED}
     row = runs["extended_table"].split(f"| Action | GRPO on {ADDED} |")[1].split("\n")[0]
     assert "–" not in row  # its changes against both baselines are filled in
+
+
+@pytest.mark.slow
+def test_a_second_seed_for_one_row_keeps_every_row_of_the_first(runs):
+    before, after = runs["extended"]["units"], runs["two_seeds"]["units"]
+    new = [k for k in after if k not in before]
+    assert new == ["seed1/sft", "seed1/eval/warm", "seed1/grpo/clean", "seed1/eval/clean",
+                   f"seed1/grpo/{SECOND}", f"seed1/eval/{SECOND}"]
+    assert set(after["seed1/eval/warm"]["cells"]) == {"clean", SECOND}  # its baselines: that row only
+    setup = runs["two_seeds"]["setup"]
+    assert setup["seeds"] == [0, 1]
+    assert setup["traps"] == ["external_interruption", "grounding_error", "loop"]  # the taxonomy's order
+    table = runs["two_seeds_table"]
+    median, seed0, seed1 = (table.split("## Median over 2 seeds")[1].split("## Seed 0")[0],
+                            table.split("## Seed 0")[1].split("## Seed 1")[0], table.split("## Seed 1")[1])
+    assert f"GRPO on {SECOND} |" in median and f"GRPO on {SECOND} |" in seed1
+    row = median.split(f"GRPO on {SECOND} |")[1].split("\n")[0]
+    assert "measured in" in row and "/2" in row  # both seeds have it
+    row = median.split(f"GRPO on {ADDED} |")[1].split("\n")[0]
+    assert "/1" in row  # the first seed alone
+    assert f"GRPO on {ADDED} |" in seed0 and f"GRPO on {ADDED}" not in seed1  # seed 1 did not train it
+
+
+def _cell(k: int, n: int = 60) -> dict:
+    return {"rate": k / n, "ci95": list(wilson(k, n)), "n": n}
+
+
+def test_unsettled_types_are_those_within_the_points_of_zero_or_not_yet_run():
+    sys.path.insert(0, str(ROOT / "examples"))
+    from training_table import unsettled_types
+
+    def seed_units(s: int, own: dict[str, int]) -> dict:
+        baseline = {"clean": _cell(60), **{t: _cell(30) for t in own}}
+        units = {f"seed{s}/eval/{p}": {"done_at": "x", "cells": baseline} for p in ("warm", "clean")}
+        for t, k in own.items():
+            units[f"seed{s}/eval/{t}"] = {"done_at": "x", "cells": {"clean": _cell(60), t: _cell(k)}}
+        return units
+
+    # against 30/60 at warm start: +25 (45), -11.7 (23), +8.3 (35), +1.7 (31)
+    units = seed_units(0, {"external_interruption": 45, "visual_obscuration": 23, "loop": 35,
+                           "grounding_error": 31})
+    types = ["external_interruption", "visual_obscuration", "loop", "grounding_error", "state_deadlock"]
+    assert unsettled_types(units, [1], types, 10) == ["loop", "grounding_error", "state_deadlock"]
+    assert unsettled_types(units, [1], types, 30) == types
+    # the median over the recorded seeds decides: seed 1 moves the loop row to +25 and +8.3 -> +16.7
+    units |= seed_units(1, {"loop": 45})
+    assert unsettled_types(units, [2], types, 10) == ["grounding_error", "state_deadlock"]
+    # the seeds about to run are not counted
+    assert unsettled_types(units, [1], types, 10) == ["loop", "grounding_error", "state_deadlock"]
 
 
 def test_wilson_intervals_match_the_hand_computed_figures():
