@@ -5,6 +5,7 @@
     python examples/training_table.py --out runs/multi --multi-task --budget smoke        # per template
     python examples/training_table.py --out runs/table --seeds 1 --unsettled 10          # more seeds where
                                                                                           # |change| <= 10
+    python examples/training_table.py --out runs/table --merge runs/table-seed2  # a seed run elsewhere
 
 For each seed: one SFT warm start (the demo's recipe, examples/adversarial_grpo.py, with a
 cosine schedule: clean oracle steps with DART disturbances); from it clean GRPO and
@@ -499,6 +500,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                          "seeds already in --out) is within POINTS of zero, or not yet run: more "
                          "seeds for the rows that are not settled")
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads (train.threads)")
+    ap.add_argument("--merge", nargs="+", type=Path, default=None, metavar="DIR",
+                    help="fold the results.json of these --out folders (other seeds, run elsewhere or in "
+                         "parallel) into --out, rewrite table.md and exit")
     ap.add_argument("--stop-after", type=int, default=None, help=argparse.SUPPRESS)  # units, then exit
     args = ap.parse_args(argv)
     args.seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
@@ -506,6 +510,48 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args.templates = [t.strip() for t in (args.templates or default).split(",") if t.strip()]
     args.traps = [t for t in TRAP_TYPES if t in expand(args.traps)]
     return args
+
+
+def merge_records(data: dict[str, Any], other: dict[str, Any], name: str = "") -> list[str]:
+    """Fold `other` (another --out's results.json) into `data`: the units `data` has not
+    finished, the invocations, seeds and types. Returns what was kept from `data` where both
+    finished a unit differently. Refuses records of another setup (budget, templates, model)."""
+    fixed = ("mode", "budget", "templates", "model")
+    mine, theirs = ({k: d["setup"].get(k) for k in fixed} for d in (data, other))
+    if mine != theirs:
+        raise SystemExit(f"{name or 'the other record'} was made with {theirs}, not {mine}")
+    kept = []
+    for key, unit in other["units"].items():
+        have = data["units"].get(key)
+        if have is None or (not have.get("done_at") and unit.get("done_at")):
+            data["units"][key] = unit
+        elif unit.get("done_at") and have != unit:
+            kept.append(key)
+    seen = {(i["command"], i["started"]) for i in data["invocations"]}
+    data["invocations"].extend(i for i in other["invocations"] if (i["command"], i["started"]) not in seen)
+    data["invocations"].sort(key=lambda i: i["started"])
+    setup = data["setup"]
+    setup["seeds"] = sorted(set(setup.get("seeds", [])) | set(other["setup"].get("seeds", [])))
+    if setup.get("mode") != "multi-task":
+        setup["traps"] = ordered_types([*setup.get("traps", []), *other["setup"].get("traps", [])])
+    data["wall_s"] = round(sum(i["wall_s"] for i in data["invocations"]), 2)
+    return kept
+
+
+def merge_main(out: Path, folders: list[Path]) -> int:
+    path = out / "results.json"
+    if not path.exists():
+        raise SystemExit(f"{path} does not exist: run the table there first (or copy one in)")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for folder in folders:
+        other = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+        for key in merge_records(data, other, str(folder)):
+            print(f"{key}: finished in both; {out}'s kept")
+    write_atomic(path, json.dumps(data, indent=1, default=str))
+    text = (render_multi if data["setup"].get("mode") == "multi-task" else render_table)(data)
+    write_atomic(out / "table.md", text + "\n")
+    print(text)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -516,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
     MODEL_PATH = str(Path(args.model).resolve()) if args.model else None
     b = BUDGETS[args.budget]
     out = Path(args.out)
+    if args.merge:
+        return merge_main(out, args.merge)
     out.mkdir(parents=True, exist_ok=True)
     command = shlex.join([Path(sys.executable).name, *sys.argv]) if argv is None else shlex.join(argv)
     setup = {"mode": "multi-task" if args.multi_task else "table", "budget": args.budget,

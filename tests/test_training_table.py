@@ -71,7 +71,7 @@ def runs(tmp_path_factory) -> dict:
     return {"stopped": stopped, "final": final, "table": table, "stdout": first.stdout,
             "extended": extended, "extended_table": extended_table,
             "two_seeds": json.loads((out / "results.json").read_text()),
-            "two_seeds_table": (out / "table.md").read_text()}
+            "two_seeds_table": (out / "table.md").read_text(), "out": out}
 
 
 EXPECTED = ["seed0/sft", "seed0/eval/warm", "seed0/grpo/clean", "seed0/eval/clean",
@@ -153,6 +153,59 @@ def test_a_second_seed_for_one_row_keeps_every_row_of_the_first(runs):
     row = median.split(f"GRPO on {ADDED} |")[1].split("\n")[0]
     assert "/1" in row  # the first seed alone
     assert f"GRPO on {ADDED} |" in seed0 and f"GRPO on {ADDED}" not in seed1  # seed 1 did not train it
+
+
+@pytest.mark.slow
+def test_reply_failures_counts_every_evaluated_episode(runs):
+    sys.path.insert(0, str(ROOT / "docs" / "tools"))
+    from reply_failures import count
+
+    cells = runs["two_seeds"]["units"]["seed0/eval/warm"]["cells"]
+    counted = count(runs["out"] / "seed0" / "eval-warm")
+    assert set(counted) == set(cells)
+    for setting, row in counted.items():
+        assert row["episodes"] == cells[setting]["n"]
+        assert row["steps"] >= row["episodes"] and 0 <= row["unparseable"] <= row["steps"]
+        failed = round(cells[setting]["n"] * (1 - cells[setting]["rate"]))
+        assert row["failed_with_unparseable"] <= failed
+
+
+@pytest.mark.slow
+def test_merge_folds_a_seed_run_elsewhere_into_the_table(runs, tmp_path):
+    # the first seed's record alone, as if seed 1 had run in another --out
+    (tmp_path / "results.json").write_text(json.dumps(runs["extended"]))
+    cmd = [sys.executable, str(ROOT / "examples/training_table.py"), "--out", str(tmp_path),
+           "--merge", str(runs["out"])]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    merged, both = json.loads((tmp_path / "results.json").read_text()), runs["two_seeds"]
+    assert merged["units"] == both["units"]
+    assert merged["setup"]["seeds"] == [0, 1] and merged["setup"]["traps"] == both["setup"]["traps"]
+    assert [i["started"] for i in merged["invocations"]] == [i["started"] for i in both["invocations"]]
+    assert merged["wall_s"] == pytest.approx(both["wall_s"])
+    assert "## Median over 2 seeds" in (tmp_path / "table.md").read_text()
+
+
+def test_merge_keeps_its_own_finished_units_and_refuses_another_setup():
+    sys.path.insert(0, str(ROOT / "examples"))
+    from training_table import merge_records
+
+    def record(budget: str, units: dict) -> dict:
+        return {"setup": {"mode": "table", "budget": budget, "templates": ["SettingsWifiToggle"],
+                          "model": None, "seeds": [0], "traps": ["loop"]},
+                "invocations": [{"command": budget, "started": "2026-12-03T00:00:00+00:00", "wall_s": 1.0}],
+                "units": units}
+
+    mine = record("paper-cpu", {"seed0/sft": {"done_at": "a", "wall_s": 1.0},
+                                "seed0/eval/warm": {"attempts": 1}})
+    theirs = record("paper-cpu", {"seed0/sft": {"done_at": "b", "wall_s": 2.0},
+                                  "seed0/eval/warm": {"done_at": "b", "cells": {}}})
+    kept = merge_records(mine, theirs)
+    assert kept == ["seed0/sft"] and mine["units"]["seed0/sft"]["done_at"] == "a"  # both finished: mine
+    assert mine["units"]["seed0/eval/warm"]["done_at"] == "b"  # unfinished here, finished there: theirs
+    assert len(mine["invocations"]) == 1  # the same invocation is not counted twice
+    with pytest.raises(SystemExit, match="smoke"):
+        merge_records(mine, record("smoke", {}))
 
 
 def _cell(k: int, n: int = 60) -> dict:
