@@ -33,7 +33,9 @@ import shlex
 import statistics
 import subprocess
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -84,6 +86,9 @@ BUDGETS = {
 
 #: --model: a local model directory the warm start begins from (None: build the tiny policy)
 MODEL_PATH: str | None = None
+
+#: how often the record saves the time of a unit in progress (a kill loses at most this much)
+HEARTBEAT_S = 60.0
 
 #: rough seconds per unit of work on 2 cores (hidden 256: docs/training.md), for the ETA only
 COST = {"sft_step": 0.55, "grpo_step": 3.8, "episode": 1.5, "unit": 10.0}
@@ -137,27 +142,63 @@ class Record:
         self.data["invocations"].append({"command": setup["command"], "git": setup["git"],
                                          "started": now(), "wall_s": 0.0})
         self.t0 = time.monotonic()
+        self._lock = threading.RLock()  # the heartbeat saves from its own thread
+        self._running: tuple[str, float] | None = None  # the unit in progress, since when
 
     def done(self, key: str) -> dict[str, Any] | None:
         unit = self.data["units"].get(key)
         return unit if unit and unit.get("done_at") else None
 
     def start(self, key: str) -> None:
-        unit = self.data["units"].setdefault(key, {"attempts": 0})
-        unit["attempts"] += 1
-        unit["started_at"] = now()
-        self.save()
+        with self._lock:
+            unit = self.data["units"].setdefault(key, {"attempts": 0})
+            unit["attempts"] += 1
+            unit["started_at"] = now()
+            unit.setdefault("attempt_s", []).append(0.0)
+            self._running = (key, time.monotonic())
+            self.save()
+
+    def beat(self) -> None:
+        """Record the time so far (the running attempt's and the invocation's): a killed run
+        leaves its time in the record, to within one heartbeat."""
+        with self._lock:
+            if self._running is not None:
+                key, t = self._running
+                self.data["units"][key]["attempt_s"][-1] = round(time.monotonic() - t, 2)
+            self.save()
 
     def finish(self, key: str, wall_s: float, **result: Any) -> None:
-        unit = self.data["units"][key]
-        unit.update(result, done_at=now(), wall_s=round(wall_s, 2))
-        self.save()
+        with self._lock:
+            unit = self.data["units"][key]
+            unit["attempt_s"][-1] = round(wall_s, 2)
+            # every attempt's time (a killed one's to within a heartbeat)
+            unit.update(result, done_at=now(), wall_s=round(sum(unit["attempt_s"]), 2))
+            self._running = None
+            self.save()
 
     def save(self) -> None:
-        inv = self.data["invocations"][-1]
-        inv["wall_s"] = round(time.monotonic() - self.t0, 2)
-        self.data["wall_s"] = round(sum(i["wall_s"] for i in self.data["invocations"]), 2)
-        write_atomic(self.path, json.dumps(self.data, indent=1, default=str))
+        with self._lock:
+            inv = self.data["invocations"][-1]
+            inv["wall_s"] = round(time.monotonic() - self.t0, 2)
+            self.data["wall_s"] = round(sum(i["wall_s"] for i in self.data["invocations"]), 2)
+            write_atomic(self.path, json.dumps(self.data, indent=1, default=str))
+
+    @contextmanager
+    def heartbeat(self, every_s: float = HEARTBEAT_S):
+        """Call `beat` every `every_s` seconds while the block runs."""
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(every_s):
+                self.beat()
+
+        thread = threading.Thread(target=loop, name="record-heartbeat", daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            stop.set()
+            thread.join()
 
 
 def ordered_types(types: list[str]) -> list[str]:
@@ -584,7 +625,7 @@ def main(argv: list[str] | None = None) -> int:
     cols = (TextColumn("{task.description}"), BarColumn(),
             TextColumn("{task.completed:.0f}/{task.total:.0f} s est."),
             TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with Progress(*cols) as bar:
+    with rec.heartbeat(), Progress(*cols) as bar:
         task = bar.add_task("units", total=sum(u.cost for u in todo))
         for i, u in enumerate(todo):
             if args.stop_after is not None and ran >= args.stop_after:

@@ -208,6 +208,38 @@ def test_merge_keeps_its_own_finished_units_and_refuses_another_setup():
         merge_records(mine, record("smoke", {}))
 
 
+def test_a_killed_attempts_time_stays_in_the_record(tmp_path):
+    import time
+
+    sys.path.insert(0, str(ROOT / "examples"))
+    from training_table import Record
+
+    def setup(command: str) -> dict:
+        return {"mode": "table", "budget": "micro", "templates": ["SettingsWifiToggle"], "model": None,
+                "seeds": [0], "traps": ["loop"], "command": command, "git": "x"}
+
+    first = Record(tmp_path, setup("first"))
+    first.start("seed0/sft")
+    time.sleep(0.05)
+    with first.heartbeat(every_s=0.01):  # the beat of a unit in progress reaches the file
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            saved = json.loads((tmp_path / "results.json").read_text())
+            if saved["units"]["seed0/sft"]["attempt_s"][-1] >= 0.05:
+                break
+            time.sleep(0.01)
+    killed = saved["units"]["seed0/sft"]["attempt_s"][-1]
+    assert killed >= 0.05 and saved["invocations"][0]["wall_s"] >= 0.05
+    del first  # killed: nothing more is written
+
+    again = Record(tmp_path, setup("again"))
+    again.start("seed0/sft")
+    again.finish("seed0/sft", 1.5, final="x")
+    unit = json.loads((tmp_path / "results.json").read_text())["units"]["seed0/sft"]
+    assert unit["attempts"] == 2 and unit["attempt_s"] == [killed, 1.5]
+    assert unit["wall_s"] == round(killed + 1.5, 2)  # both attempts count
+
+
 def _cell(k: int, n: int = 60) -> dict:
     return {"rate": k / n, "ci95": list(wilson(k, n)), "n": n}
 
