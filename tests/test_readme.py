@@ -119,17 +119,24 @@ def test_the_python_example_prints_what_its_comments_say():
 
 
 def test_ci_runs_exactly_the_test_command_readme_gives(tmp_path):
-    """.ci/run executes README's test block, whatever it says (here a stand-in that leaves
-    a mark), and refuses a README without one."""
-    (tmp_path / ".ci").mkdir()
-    (tmp_path / ".ci" / "run").write_text((ROOT / ".ci" / "run").read_text())
+    """.ci/run runs README's test block, `bash tests/run.sh` (here a stand-in script that
+    leaves a mark), and refuses a README whose block says anything else or has none."""
     block = README.split("Set up, then run the tests", 1)[1]
     assert block.split("```bash\n", 1)[1].split("\n```", 1)[0] == "bash tests/run.sh"
-    (tmp_path / "README.md").write_text(
-        "Set up, then run the tests:\n\n```bash\necho ran > mark.txt\n```\n")
-    out = subprocess.run(["bash", ".ci/run"], cwd=tmp_path, capture_output=True, text=True)
+    (tmp_path / ".ci").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / ".ci" / "run").write_text((ROOT / ".ci" / "run").read_text())
+    (tmp_path / "tests" / "run.sh").write_text("echo ran > mark.txt\n")
+
+    def ci(readme: str) -> subprocess.CompletedProcess:
+        (tmp_path / "README.md").write_text(readme)
+        return subprocess.run(["bash", ".ci/run"], cwd=tmp_path, capture_output=True, text=True)
+
+    out = ci(README)  # the real README
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "mark.txt").read_text() == "ran\n"
-    (tmp_path / "README.md").write_text("no test block here\n")
-    out = subprocess.run(["bash", ".ci/run"], cwd=tmp_path, capture_output=True, text=True)
-    assert out.returncode == 2 and "no test command" in out.stderr
+    (tmp_path / "mark.txt").unlink()
+    for other in ("Set up, then run the tests:\n\n```bash\npytest -q\n```\n", "no test block here\n"):
+        out = ci(other)
+        assert out.returncode == 2 and "make them the same" in out.stderr
+        assert not (tmp_path / "mark.txt").exists()
