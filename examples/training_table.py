@@ -126,19 +126,11 @@ class Record:
         self.path = out / "results.json"
         if self.path.exists():
             self.data = json.loads(self.path.read_text(encoding="utf-8"))
-            fixed = ("mode", "budget", "templates", "model")
-            old = {k: self.data["setup"].get(k) for k in fixed}
-            new = {k: setup.get(k) for k in fixed}
-            if old != new:
-                raise SystemExit(f"{self.path} was made with {old}, not {new}: choose another --out")
+            check_same_setup(self.data["setup"], setup, f"{self.path} (choose another --out)")
         else:
-            self.data = {"setup": setup, "invocations": [], "units": {}}
-        old_setup = self.data["setup"]
+            self.data = {"setup": dict(setup), "invocations": [], "units": {}}
         self.data["setup"].update({k: setup[k] for k in ("command", "git")})
-        # the seeds and types of every invocation: a later one that adds a seed for a few rows
-        # keeps the rows and seeds of the earlier ones in the table
-        self.data["setup"]["seeds"] = sorted(set(old_setup.get("seeds", [])) | set(setup["seeds"]))
-        self.data["setup"]["traps"] = ordered_types([*old_setup.get("traps", []), *setup["traps"]])
+        add_rows(self.data["setup"], setup)
         self.data["invocations"].append({"command": setup["command"], "git": setup["git"],
                                          "started": now(), "wall_s": 0.0})
         self.t0 = time.monotonic()
@@ -201,11 +193,24 @@ class Record:
             thread.join()
 
 
-def ordered_types(types: list[str]) -> list[str]:
-    """Trap types without repeats, in the taxonomy's order (the table's row order)."""
+#: what every invocation writing to one --out must share
+FIXED_SETUP = ("mode", "budget", "templates", "model")
+
+
+def check_same_setup(have: dict[str, Any], new: dict[str, Any], what: str) -> None:
+    mine, theirs = ({k: d.get(k) for k in FIXED_SETUP} for d in (have, new))
+    if mine != theirs:
+        raise SystemExit(f"{what} was made with {mine}, not {theirs}")
+
+
+def add_rows(setup: dict[str, Any], other: dict[str, Any]) -> None:
+    """Add `other`'s seeds and types to `setup`'s: an invocation (or a merged record) that adds
+    a seed for a few rows keeps every row and seed of the earlier ones in the table."""
     from antrap_gym.traps.taxonomy import TRAP_TYPES
 
-    return [t for t in TRAP_TYPES if t in set(types)]
+    setup["seeds"] = sorted(set(setup.get("seeds", [])) | set(other.get("seeds", [])))
+    types = {*setup.get("traps", []), *other.get("traps", [])}
+    setup["traps"] = [t for t in TRAP_TYPES if t in types]  # the taxonomy's order: the rows'
 
 
 # --- the units ------------------------------------------------------------------------------------------
@@ -557,10 +562,7 @@ def merge_records(data: dict[str, Any], other: dict[str, Any], name: str = "") -
     """Fold `other` (another --out's results.json) into `data`: the units `data` has not
     finished, the invocations, seeds and types. Returns what was kept from `data` where both
     finished a unit differently. Refuses records of another setup (budget, templates, model)."""
-    fixed = ("mode", "budget", "templates", "model")
-    mine, theirs = ({k: d["setup"].get(k) for k in fixed} for d in (data, other))
-    if mine != theirs:
-        raise SystemExit(f"{name or 'the other record'} was made with {theirs}, not {mine}")
+    check_same_setup(other["setup"], data["setup"], name or "the other record")
     kept = []
     for key, unit in other["units"].items():
         have = data["units"].get(key)
@@ -571,10 +573,7 @@ def merge_records(data: dict[str, Any], other: dict[str, Any], name: str = "") -
     seen = {(i["command"], i["started"]) for i in data["invocations"]}
     data["invocations"].extend(i for i in other["invocations"] if (i["command"], i["started"]) not in seen)
     data["invocations"].sort(key=lambda i: i["started"])
-    setup = data["setup"]
-    setup["seeds"] = sorted(set(setup.get("seeds", [])) | set(other["setup"].get("seeds", [])))
-    if setup.get("mode") != "multi-task":
-        setup["traps"] = ordered_types([*setup.get("traps", []), *other["setup"].get("traps", [])])
+    add_rows(data["setup"], other["setup"])
     data["wall_s"] = round(sum(i["wall_s"] for i in data["invocations"]), 2)
     return kept
 

@@ -16,7 +16,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-UNPARSEABLE = "unparseable model output"
+from antrap_gym.agents.policy import UNPARSEABLE
 
 
 def count(folder: Path) -> dict[str, dict[str, int]]:
