@@ -429,6 +429,29 @@ def spread(values: list[float], signed: bool = False) -> str:
     return f"{med:{f}} ({100 * min(values):{f}} to {100 * max(values):{f}})"
 
 
+def median_baselines(per_seed: dict[int, list[dict]], seeds: list[int], traps: list[str]) -> list[str]:
+    """The baselines under each trap, median over the seeds (min to max), with clean GRPO's change
+    against the warm start: how much a warm start's robustness moves from seed to seed, and
+    whether clean GRPO alone moves it (the paper: barely)."""
+    from antrap_gym.training.evaluation import success_change
+
+    lines = ["Baselines under each trap, median over the seeds that have them (min to max):", "",
+             "| trap | seeds | warm start | clean GRPO | clean GRPO vs warm start |", "|---|---|---|---|---|"]
+    for t in traps:
+        pairs = [(w, c) for s in seeds
+                 if (w := per_seed[s][0]["traps"].get(t)) and (c := per_seed[s][1]["traps"].get(t))]
+        if not pairs:
+            continue
+        changes = [success_change(w, c) for w, c in pairs]
+        measured = sum(1 for ch in changes if ch["measured"])
+        lines.append(f"| {t} | {len(pairs)} | {spread([w['rate'] for w, _ in pairs])} | "
+                     f"{spread([c['rate'] for _, c in pairs])} | "
+                     f"{spread([ch['delta'] for ch in changes], True)}; "
+                     f"measured in {measured}/{len(pairs)} |")
+    lines.append("")
+    return lines
+
+
 def render_table(data: dict[str, Any]) -> str:
     from antrap_gym.traps.taxonomy import LAYER_OF
 
@@ -492,6 +515,7 @@ def render_table(data: dict[str, Any]) -> str:
 
     if len(seeds) > 1:
         block(f"## Median over {len(seeds)} seeds (min to max), in points", median)
+        lines.extend(median_baselines(per_seed, seeds, traps))
     for s in seeds:
         block(f"## Seed {s} (Wilson 95% intervals; changes with Newcombe 95% intervals, * = the whole "
               "interval above 0)", one(s), per_seed[s])

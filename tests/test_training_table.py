@@ -297,3 +297,29 @@ def test_newcombe_change_matches_the_hand_computed_figures():
     assert flat["delta"] == 0 and not flat["measured"]
     assert flat["ci95"][0] == pytest.approx(-flat["ci95"][1])
     assert newcombe(1.0, [1.0, 1.0], 0.0, [0.0, 0.0]) == [1.0, 1.0]
+
+
+def test_the_median_baselines_give_each_trap_its_seeds_spread_and_clean_grpos_change():
+    sys.path.insert(0, str(ROOT / "examples"))
+    from training_table import median_baselines, seed_rows
+
+    traps = ["temporal_conflict", "loop", "state_deadlock"]
+    # warm / clean GRPO successes out of 60, per seed; seed 1 has no state_deadlock baseline
+    got = {0: ({"temporal_conflict": 25, "loop": 43, "state_deadlock": 47},
+               {"temporal_conflict": 23, "loop": 39, "state_deadlock": 44}),
+           1: ({"temporal_conflict": 42, "loop": 31}, {"temporal_conflict": 16, "loop": 33}),
+           2: ({"temporal_conflict": 4, "loop": 36}, {"temporal_conflict": 31, "loop": 35})}
+    units = {}
+    for s, (warm, clean) in got.items():
+        for p, k in (("warm", warm), ("clean", clean)):
+            units[f"seed{s}/eval/{p}"] = {"done_at": "x", "cells": {"clean": _cell(60),
+                                                                    **{t: _cell(v) for t, v in k.items()}}}
+    per_seed = {s: seed_rows(units, s, traps) for s in got}
+    rows = {line.split(" | ")[0][2:]: line for line in median_baselines(per_seed, [0, 1, 2], traps)
+            if line.startswith("| ") and not line.startswith("| trap")}
+    # temporal_conflict: warm 6.7 / 41.7 / 70.0, clean GRPO 26.7 / 38.3 / 51.7, changes -3.3 / -43.3 / +45.0
+    assert rows["temporal_conflict"] == ("| temporal_conflict | 3 | 41.7 (6.7 to 70.0) | "
+                                         "38.3 (26.7 to 51.7) | -3.3 (-43.3 to +45.0); measured in 1/3 |")
+    assert rows["loop"].startswith("| loop | 3 | 60.0 (51.7 to 71.7) | 58.3 (55.0 to 65.0) | "
+                                   "-1.7 (-6.7 to +3.3)")
+    assert rows["state_deadlock"] == "| state_deadlock | 1 | 78.3 | 73.3 | -5.0; measured in 0/1 |"
