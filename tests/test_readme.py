@@ -119,8 +119,9 @@ def test_the_python_example_prints_what_its_comments_say():
 
 
 def test_ci_runs_exactly_the_test_command_readme_gives(tmp_path):
-    """.ci/run runs README's test block, `bash tests/run.sh` (here a stand-in script that
-    leaves a mark), and refuses a README whose block says anything else or has none."""
+    """.ci/run runs README's test block as written — the real README's `bash tests/run.sh`
+    (here a stand-in script that leaves a mark), another README's other command — and
+    fails on a README that has no such block."""
     block = README.split("Set up, then run the tests", 1)[1]
     assert block.split("```bash\n", 1)[1].split("\n```", 1)[0] == "bash tests/run.sh"
     (tmp_path / ".ci").mkdir()
@@ -134,9 +135,14 @@ def test_ci_runs_exactly_the_test_command_readme_gives(tmp_path):
 
     out = ci(README)  # the real README
     assert out.returncode == 0, out.stderr
+    assert "+ bash tests/run.sh" in out.stderr
     assert (tmp_path / "mark.txt").read_text() == "ran\n"
     (tmp_path / "mark.txt").unlink()
-    for other in ("Set up, then run the tests:\n\n```bash\npytest -q\n```\n", "no test block here\n"):
-        out = ci(other)
-        assert out.returncode == 2 and "make them the same" in out.stderr
-        assert not (tmp_path / "mark.txt").exists()
+    other = "Set up, then run the tests:\n\n```bash\necho other > mark.txt\nfalse\n```\n"
+    out = ci(other)  # README's command runs as written, and its failure is CI's
+    assert out.returncode == 1
+    assert (tmp_path / "mark.txt").read_text() == "other\n"
+    (tmp_path / "mark.txt").unlink()
+    out = ci("no test block here\n")
+    assert out.returncode == 2 and "no test command" in out.stderr
+    assert not (tmp_path / "mark.txt").exists()
