@@ -6,6 +6,7 @@
     python examples/training_table.py --out runs/table --seeds 1 --unsettled 10          # more seeds where
                                                                                           # |change| <= 10
     python examples/training_table.py --out runs/table --merge runs/table-seed2  # a seed run elsewhere
+    python examples/training_table.py --out runs/table --seeds 2 --threads 1 --jobs 2  # two units at once
 
 For each seed: one SFT warm start (the demo's recipe, examples/adversarial_grpo.py, with a
 cosine schedule: clean oracle steps with DART disturbances); from it clean GRPO and
@@ -18,7 +19,8 @@ intervals); over several seeds the table shows the median and the spread (min, m
 Resumable: every unit (a warm start, a GRPO run, a policy's evaluation) is recorded in
 `results.json` as it finishes (atomic writes) and skipped on a rerun; a killed training run
 continues from its last checkpoint, a killed evaluation episode by episode. `table.md` is
-rewritten after every unit.
+rewritten after every unit. `--jobs N` runs up to N units at once, each in a fresh process,
+a unit once the ones it reads (its warm start, its GRPO run) have finished.
 
 `--multi-task` trains the warm start and clean GRPO on several templates of one app
 (Settings' switches by default) and reports success per template.
@@ -135,7 +137,7 @@ class Record:
                                          "started": now(), "wall_s": 0.0})
         self.t0 = time.monotonic()
         self._lock = threading.RLock()  # the heartbeat saves from its own thread
-        self._running: tuple[str, float] | None = None  # the unit in progress, since when
+        self._running: dict[str, float] = {}  # the units in progress, since when
 
     def done(self, key: str) -> dict[str, Any] | None:
         unit = self.data["units"].get(key)
@@ -147,15 +149,14 @@ class Record:
             unit["attempts"] += 1
             unit["started_at"] = now()
             unit.setdefault("attempt_s", []).append(0.0)
-            self._running = (key, time.monotonic())
+            self._running[key] = time.monotonic()
             self.save()
 
     def beat(self) -> None:
-        """Record the time so far (the running attempt's and the invocation's): a killed run
+        """Record the time so far (the running attempts' and the invocation's): a killed run
         leaves its time in the record, to within one heartbeat."""
         with self._lock:
-            if self._running is not None:
-                key, t = self._running
+            for key, t in self._running.items():
                 self.data["units"][key]["attempt_s"][-1] = round(time.monotonic() - t, 2)
             self.save()
 
@@ -165,7 +166,7 @@ class Record:
             unit["attempt_s"][-1] = round(wall_s, 2)
             # every attempt's time (a killed one's to within a heartbeat)
             unit.update(result, done_at=now(), wall_s=round(sum(unit["attempt_s"]), 2))
-            self._running = None
+            self._running.pop(key, None)
             self.save()
 
     def save(self) -> None:
@@ -280,6 +281,7 @@ class Unit:
     key: str
     cost: float
     run: Any  # () -> dict: the unit's result
+    needs: tuple[str, ...] = ()  # the units whose output this one reads (--jobs runs it after them)
 
 
 def table_units(args, b: Budget, out: Path, have: dict | None = None) -> list[Unit]:
@@ -309,7 +311,7 @@ def table_units(args, b: Budget, out: Path, have: dict | None = None) -> list[Un
             cfg = grpo_config(b, args.templates, seed, args.threads, trap, warm)
             return {"final": str(run_grpo(cfg, sd / f"grpo-{trap}", resume=True))}
 
-        def baseline(policy: str, path: Path, seed=seed, f=do_eval) -> Unit:
+        def baseline(policy: str, path: Path, need: str, seed=seed, f=do_eval) -> Unit:
             key = f"seed{seed}/eval/{policy}"
             missing = [t for t in traps if t not in cells_of(have or {}, seed, policy)]
             name, settings = policy, traps
@@ -318,20 +320,22 @@ def table_units(args, b: Budget, out: Path, have: dict | None = None) -> list[Un
                 name, settings = f"{policy}+" + "+".join(missing), missing
                 key = f"seed{seed}/eval/{name}"
             cost = COST["unit"] + ep * (1 + len(settings)) * COST["episode"]
-            return Unit(key, cost, lambda: f(name, path, settings))
+            return Unit(key, cost, lambda: f(name, path, settings), needs=(need,))
 
-        units.append(Unit(f"seed{seed}/sft", COST["unit"] + b.sft_steps * COST["sft_step"], do_sft))
-        units.append(baseline("warm", warm))
+        sft_key = f"seed{seed}/sft"
+        units.append(Unit(sft_key, COST["unit"] + b.sft_steps * COST["sft_step"], do_sft))
+        units.append(baseline("warm", warm, sft_key))
         for trap in ["clean", *traps]:
-            final = sd / f"grpo-{trap}" / "final"
-            units.append(Unit(f"seed{seed}/grpo/{trap}", COST["unit"] + b.grpo_steps * COST["grpo_step"],
-                              lambda trap=trap, f=do_grpo: f(trap)))
+            final, grpo_key = sd / f"grpo-{trap}" / "final", f"seed{seed}/grpo/{trap}"
+            units.append(Unit(grpo_key, COST["unit"] + b.grpo_steps * COST["grpo_step"],
+                              lambda trap=trap, f=do_grpo: f(trap), needs=(sft_key,)))
             if trap == "clean":
-                units.append(baseline("clean", final))
+                units.append(baseline("clean", final, grpo_key))
                 continue
             cost = COST["unit"] + ep * 2 * COST["episode"]
             units.append(Unit(f"seed{seed}/eval/{trap}", cost,
-                              lambda trap=trap, final=final, f=do_eval: f(trap, final, [trap])))
+                              lambda trap=trap, final=final, f=do_eval: f(trap, final, [trap]),
+                              needs=(grpo_key,)))
     return units
 
 
@@ -347,17 +351,20 @@ def multi_units(args, b: Budget, out: Path) -> list[Unit]:
         sd = out / f"seed{seed}"
         sft = sft_config(b, args.templates, seed, args.threads)
         warm = sd / "warm" / "final"
-        units.append(Unit(f"seed{seed}/sft", COST["unit"] + b.sft_steps * COST["sft_step"],
+        trained_by = {"warm": f"seed{seed}/sft", "clean": f"seed{seed}/grpo/clean"}
+        units.append(Unit(trained_by["warm"], COST["unit"] + b.sft_steps * COST["sft_step"],
                           lambda sft=sft, sd=sd: {"final": str(run_sft(sft, sd / "warm", resume=True))}))
         grpo = grpo_config(b, args.templates, seed, args.threads, "clean", warm)
-        units.append(Unit(f"seed{seed}/grpo/clean", COST["unit"] + b.grpo_steps * COST["grpo_step"],
-                          lambda g=grpo, sd=sd: {"final": str(run_grpo(g, sd / "grpo-clean", resume=True))}))
+        units.append(Unit(trained_by["clean"], COST["unit"] + b.grpo_steps * COST["grpo_step"],
+                          lambda g=grpo, sd=sd: {"final": str(run_grpo(g, sd / "grpo-clean", resume=True))},
+                          needs=(trained_by["warm"],)))
         for policy, path in (("warm", warm), ("clean", sd / "grpo-clean" / "final")):
             for t in args.templates:
                 units.append(Unit(f"seed{seed}/eval/{policy}/{t}", COST["unit"] + ep * COST["episode"],
                                   lambda p=policy, path=path, t=t, sft=sft, sd=sd: {"cells": evaluate_cells(
                                       path, sft, sd / f"eval-{p}-{t}", [], templates=[t], label=p,
-                                      inline=b.eval_inline)}))
+                                      inline=b.eval_inline)},
+                                  needs=(trained_by[policy],)))
     return units
 
 
@@ -570,6 +577,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                          "seeds already in --out) is within POINTS of zero, or not yet run: more "
                          "seeds for the rows that are not settled")
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads (train.threads)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="run up to this many units at once, each in its own process, a unit once the "
+                         "units it reads have finished (2 on 2 cores with --threads 1: a seed's GRPO "
+                         "runs in pairs)")
     ap.add_argument("--merge", nargs="+", type=Path, default=None, metavar="DIR",
                     help="fold the results.json of these --out folders (other seeds, run elsewhere or in "
                          "parallel) into --out, rewrite table.md and exit")
@@ -618,6 +629,52 @@ def merge_main(out: Path, folders: list[Path]) -> int:
     return 0
 
 
+def run_unit(args: argparse.Namespace, key: str, have: dict[str, Any]) -> dict:
+    """A --jobs worker: build the invocation's units as the parent did and run the one named."""
+    global MODEL_PATH
+    MODEL_PATH = str(Path(args.model).resolve()) if args.model else None
+    b, out = BUDGETS[args.budget], Path(args.out)
+    units = multi_units(args, b, out) if args.multi_task else table_units(args, b, out, have)
+    return next(u for u in units if u.key == key).run()
+
+
+def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finished, describe) -> None:
+    """Run `todo` in up to `args.jobs` fresh processes (spawned: nothing of this process's
+    threads or torch state is inherited), each unit once every unit it `needs` is done, in the
+    list's order among those ready. A failed unit stops new starts; the running ones finish and
+    are recorded, then the failure is raised."""
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from multiprocessing import get_context
+
+    have = dict(rec.data["units"])  # as the parent built its units from
+    waiting, running, failure = list(todo), {}, None
+    limit = len(todo) if args.stop_after is None else args.stop_after
+    started = 0
+    with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn"), max_tasks_per_child=1) as pool:
+        while running or (waiting and failure is None):
+            while failure is None and len(running) < args.jobs and started < limit:
+                ready = next((u for u in waiting if all(rec.done(n) for n in u.needs)), None)
+                if ready is None:
+                    break
+                waiting.remove(ready)
+                rec.start(ready.key)
+                running[pool.submit(run_unit, args, ready.key, have)] = (ready, time.monotonic())
+                started += 1
+            if not running:
+                break  # nothing startable: --stop-after reached, or a need that never finished
+            describe(f"[{len(todo) - len(waiting) - len(running) + 1}/{len(todo)}] "
+                     + ", ".join(u.key for u, _ in running.values()))
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for fut in done:
+                u, t = running.pop(fut)
+                if fut.exception() is not None:
+                    failure = failure or fut.exception()
+                    continue
+                finished(u, time.monotonic() - t, fut.result())
+    if failure is not None:
+        raise failure
+
+
 def main(argv: list[str] | None = None) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -644,23 +701,26 @@ def main(argv: list[str] | None = None) -> int:
              else table_units(args, b, out, rec.data["units"]))
     render = render_multi if args.multi_task else render_table
     todo = [u for u in units if not rec.done(u.key)]
-    ran = 0
     cols = (TextColumn("{task.description}"), BarColumn(),
             TextColumn("{task.completed:.0f}/{task.total:.0f} s est."),
             TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
     with rec.heartbeat(), Progress(*cols) as bar:
         task = bar.add_task("units", total=sum(u.cost for u in todo))
-        for i, u in enumerate(todo):
-            if args.stop_after is not None and ran >= args.stop_after:
-                break
-            bar.update(task, description=f"[{i + 1}/{len(todo)}] {u.key}")
-            rec.start(u.key)
-            t = time.monotonic()
-            result = u.run()
-            rec.finish(u.key, time.monotonic() - t, **result)
+
+        def finished(u: Unit, wall_s: float, result: dict) -> None:
+            rec.finish(u.key, wall_s, **result)
             write_atomic(out / "table.md", render(rec.data) + "\n")
             bar.advance(task, u.cost)
-            ran += 1
+
+        if args.jobs > 1:
+            run_parallel(args, todo, rec, finished, lambda d: bar.update(task, description=d))
+        else:
+            for i, u in enumerate(todo[:args.stop_after]):
+                bar.update(task, description=f"[{i + 1}/{len(todo)}] {u.key}")
+                rec.start(u.key)
+                t = time.monotonic()
+                result = u.run()
+                finished(u, time.monotonic() - t, result)
     rec.save()
     text = render(rec.data)
     write_atomic(out / "table.md", text + "\n")

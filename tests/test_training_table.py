@@ -121,6 +121,32 @@ def test_every_cell_is_evaluated_and_tabled(runs):
 
 
 @pytest.mark.slow
+def test_jobs_run_units_side_by_side_each_after_what_it_reads(runs, tmp_path):
+    """--jobs 2 from nothing: the same units, each run once in its own process, none started
+    before the units whose output it reads had finished, and the same cells as the run in turn
+    (one seed, one thread: every unit's randomness comes from that seed)."""
+    model = runs["out"].parent / "tiny"
+    out = tmp_path / "jobs"
+    done = subprocess.run(command(out, model, "--jobs", "2"), cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    units = json.loads((out / "results.json").read_text())["units"]
+    assert sorted(units) == sorted(EXPECTED)
+    assert all(u.get("done_at") and u["attempts"] == 1 for u in units.values())
+    reads = {"seed0/eval/warm": "seed0/sft", "seed0/eval/clean": "seed0/grpo/clean",
+             **{f"seed0/grpo/{t}": "seed0/sft" for t in ("clean", *TRAPS)},
+             **{f"seed0/eval/{t}": f"seed0/grpo/{t}" for t in TRAPS}}
+    for key, need in reads.items():
+        assert units[key]["started_at"] >= units[need]["done_at"], (key, need)
+    in_turn = runs["final"]["units"]
+    for key in EXPECTED:
+        if "cells" in in_turn[key]:
+            assert units[key]["cells"] == in_turn[key]["cells"], key
+    row = (out / "table.md").read_text().split("| Round | GRPO on loop |")[1].split("\n")[0]
+    assert "–" not in row
+
+
+@pytest.mark.slow
 def test_a_type_added_later_evaluates_the_baselines_on_it_alone(runs):
     before, after = runs["final"]["units"], runs["extended"]["units"]
     new = [k for k in after if k not in before]
