@@ -160,6 +160,13 @@ class Record:
                 self.data["units"][key]["attempt_s"][-1] = round(time.monotonic() - t, 2)
             self.save()
 
+    def fail(self, key: str, wall_s: float) -> None:
+        """A unit that raised: its attempt's time is kept, it stays unfinished (a rerun retries it)."""
+        with self._lock:
+            self.data["units"][key]["attempt_s"][-1] = round(wall_s, 2)
+            self._running.pop(key, None)
+            self.save()
+
     def finish(self, key: str, wall_s: float, **result: Any) -> None:
         with self._lock:
             unit = self.data["units"][key]
@@ -668,6 +675,7 @@ def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finish
             for fut in done:
                 u, t = running.pop(fut)
                 if fut.exception() is not None:
+                    rec.fail(u.key, time.monotonic() - t)  # its clock stops while the others finish
                     failure = failure or fut.exception()
                     continue
                 finished(u, time.monotonic() - t, fut.result())

@@ -146,6 +146,21 @@ def test_jobs_run_units_side_by_side_each_after_what_it_reads(runs, tmp_path):
     assert "–" not in row
 
 
+def test_a_failed_unit_under_jobs_stops_what_reads_it_and_fails_the_run(tmp_path):
+    """--jobs 2 with a warm start that cannot train (no model at --model): the run exits
+    non-zero with the worker's error, the SFT stays unfinished with its attempt recorded, and
+    nothing that reads the warm start was started."""
+    out = tmp_path / "out"
+    run = subprocess.run(command(out, tmp_path / "no-such-model", "--jobs", "2"), cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode != 0
+    assert "no-such-model" in run.stderr
+    units = json.loads((out / "results.json").read_text())["units"]
+    assert list(units) == ["seed0/sft"]
+    assert units["seed0/sft"]["attempts"] == 1 and not units["seed0/sft"].get("done_at")
+    assert len(units["seed0/sft"]["attempt_s"]) == 1
+
+
 @pytest.mark.slow
 def test_a_type_added_later_evaluates_the_baselines_on_it_alone(runs):
     before, after = runs["final"]["units"], runs["extended"]["units"]
