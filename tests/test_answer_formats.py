@@ -69,9 +69,11 @@ def test_the_oracles_answer_in_every_format_scores_the_oracles_success(tid):
             for text in texts:
                 for parsed in (PARSERS[style](text, None), parse_any(text)):
                     assert parsed.style == style, (fmt, parsed)
-                obs, reward, term, trunc, info = env.step(parse_any(text).action)
-                assert not obs["last_action_error"], (fmt, obs["last_action_error"])
-                done = term or trunc
+                for action in parse_any(text).actions:
+                    assert not done, (fmt, "the reply's actions went on past the episode's end")
+                    obs, reward, term, trunc, info = env.step(action)
+                    assert not obs["last_action_error"], (fmt, obs["last_action_error"])
+                    done = term or trunc
             assert done, (tid, seed, fmt)
             assert info["success"] == ref.success, (tid, seed, fmt, ref.answer, info.get("answer"))
             env.close()
@@ -85,7 +87,9 @@ def test_an_explicit_answer_wins_over_a_closing_remark():
     for s in ref.trajectory:
         if isinstance(s.action, dict) and s.action.get("action_type") != "status":
             env.step(s.action)
-    _, reward, term, _, info = env.step(parse_any('finish(message="All done, task complete.")').action)
+    # a finishing status that carries text (the env's reading of such a JSON action)
+    _, reward, term, _, info = env.step({"action_type": "status", "goal_status": "complete",
+                                         "text": "All done, task complete."})
     assert term and reward == 1.0 and info["answer"] == ref.answer
 
 
@@ -94,5 +98,8 @@ def test_a_closing_remark_without_an_answer_is_the_answer_and_is_checked():
     tid = ANSWER_TEMPLATES[0]
     env = make_env(task=tid, obs_mode="text")
     env.reset(seed=0)
-    _, reward, term, _, info = env.step(parse_any("Action: finished(content='I could not find it')").action)
+    answer, finish = parse_any("Action: finished(content='I could not find it')").actions
+    _, reward, term, _, info = env.step(answer)
+    assert not term
+    _, reward, term, _, info = env.step(finish)
     assert term and info["answer"] == "I could not find it" and reward == 0.0

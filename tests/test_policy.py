@@ -467,7 +467,7 @@ REALISTIC = [
     ("uitars", "Thought: two-corner box\nAction: long_press(start_box='<|box_start|>(100,100,300,300)"
                "<|box_end|>')", REL, {"action_type": "long_press", "x": 216, "y": 480}),
     ("uitars", "Thought: Type the name and submit.\nAction: type(content='Alice Smith\\n')", REL,
-     {"action_type": "input_text", "text": "Alice Smith"}),
+     {"action_type": "input_text", "text": "Alice Smith\n"}),  # the newline submits: kept
     ("uitars", "Thought: It's a quote.\nAction: type(content='It's here')", REL,
      {"action_type": "input_text", "text": "It's here"}),
     ("uitars", "Thought: The list continues below.\nAction: scroll(start_box='<|box_start|>(500,600)"
@@ -483,7 +483,8 @@ REALISTIC = [
      {"action_type": "open_app", "app_name": "Contacts"}),
     ("uitars", "Thought: The page is loading.\nAction: wait()", REL, {"action_type": "wait"}),
     ("uitars", "Thought: Done.\nAction: finished(content='The battery level is 87%.')", REL,
-     {"action_type": "status", "goal_status": "complete", "text": "The battery level is 87%."}),
+     ({"action_type": "answer", "text": "The battery level is 87%."},
+      {"action_type": "status", "goal_status": "complete"})),
     ("uitars", "Thought: Done.\nAction: finished()", REL,
      {"action_type": "status", "goal_status": "complete"}),
     # AndroidWorld JSON (M3A / T3A)
@@ -521,18 +522,20 @@ REALISTIC = [
     ("androidlab", 'do(action="Launch", app="Settings")', DEV,
      {"action_type": "open_app", "app_name": "Settings"}),
     ("androidlab", 'The answer is on screen.\nfinish(message="87%")', DEV,
-     {"action_type": "status", "goal_status": "complete", "text": "87%"}),
+     ({"action_type": "answer", "text": "87%"}, {"action_type": "status", "goal_status": "complete"})),
 ]
 
 
 @pytest.mark.parametrize("style,text,space,want", REALISTIC,
                          ids=[f"{r[0]}-{i}" for i, r in enumerate(REALISTIC)])
 def test_parsers_on_realistic_outputs(style, text, space, want):
+    """`want`: the action, or the actions in order where one reply stands for several."""
+    want = want if isinstance(want, tuple) else (want,)
     got = parsers.PARSERS[style](text, space)
-    assert got.action == want
+    assert got.actions == want and got.action == want[0]
     assert got.style == style
     anyp = parse_any(text, space=space)
-    assert anyp.action == want and anyp.style == style
+    assert anyp.actions == want and anyp.style == style
 
 
 def test_parsers_keep_thought_and_conclusion():

@@ -32,7 +32,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from antrap_gym.agents.policy import CoordSpace, ParseError, PolicyConfig, parse_completion
+from antrap_gym.agents.policy import CoordSpace, ParseError, PolicyConfig, parse_reply
 from antrap_gym.env.state import StackState, restore
 from antrap_gym.traps.solvability import Prover
 
@@ -136,17 +136,17 @@ class StepRewarder:
         return env
 
     # --- scoring ------------------------------------------------------------------------------
-    def parse(self, text: str, space: CoordSpace) -> tuple[dict[str, Any] | None, float, str]:
+    def parse(self, text: str, space: CoordSpace) -> tuple[tuple[dict[str, Any], ...], float, str]:
+        """The actions the reply stands for (none when it cannot be read), its format score
+        (1 in the policy's own format, 0.5 in another supported one) and the parse error."""
         try:
-            action, _ = parse_completion(text, space=space, config=self.policy, lenient=False)
-            return action, 1.0, ""
+            return parse_reply(text, space=space, config=self.policy, lenient=False).actions, 1.0, ""
         except (ParseError, ValueError):
             pass
         try:
-            action, _ = parse_completion(text, space=space, config=self.policy, lenient=True)
-            return action, 0.5, ""
+            return parse_reply(text, space=space, config=self.policy, lenient=True).actions, 0.5, ""
         except (ParseError, ValueError) as e:
-            return None, 0.0, str(e)
+            return (), 0.0, str(e)
 
     def outcome(self, state_id: str, completion: Any) -> Outcome:
         text = completion_text(completion)
@@ -165,18 +165,14 @@ class StepRewarder:
         return out
 
     def _execute(self, state: TrainState, text: str) -> Outcome:
-        action, fmt, err = self.parse(text, state.space)
-        if action is None:  # no action at all: the step is forfeit (see the module docstring)
+        actions, fmt, err = self.parse(text, state.space)
+        if not actions:  # no action at all: the step is forfeit (see the module docstring)
             return Outcome(fmt, 0.0, UNUSABLE_PROGRESS, False, None, err)
+        action = actions[0]
         env = self.scratch(state)
         restore(env, state.state)
         self.executed += 1
-        actions = [action]
-        if action.get("action_type") == "status" and action.get("text"):
-            # an answer folded into `finish(...)`: answer, then finish (as PolicySession does)
-            text_answer = action.pop("text")
-            actions = [{"action_type": "answer", "text": text_answer}, action]
-        for act in actions:
+        for act in actions:  # an answer folded into `finish(...)`: answer, then finish
             obs, reward, term, trunc, info = env.step(act)
             valid = 0.0 if obs.get("last_action_error") else 1.0
             if term or trunc:

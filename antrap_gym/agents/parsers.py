@@ -39,12 +39,21 @@ _NUM_RE = re.compile(_NUM)
 
 
 class Parsed(NamedTuple):
-    """A parsed reply: the canonical action (device pixels) and what surrounded it."""
+    """A parsed reply: the canonical action (device pixels), what surrounded it, and the
+    actions the reply implies after it (`then`: a finishing call that carries a message,
+    such as AndroidLab's `finish(message=...)`, is an `answer` now and the `status` that
+    ends the task next)."""
 
     action: dict[str, Any]
     thought: str = ""
     conclusion: str = ""
     style: str = ""
+    then: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def actions(self) -> tuple[dict[str, Any], ...]:
+        """Every action the reply stands for, in the order the env takes them."""
+        return (self.action, *self.then)
 
 
 # --- shared helpers ------------------------------------------------------------------------
@@ -58,6 +67,18 @@ def _check_text(text: Any) -> str:
     if not text.strip():
         raise ParseError("the model output is empty")
     return text
+
+
+def _reply(action: dict[str, Any], thought: str, conclusion: str, style: str) -> Parsed:
+    """The `Parsed` of a validated action: a completing `status` that carries text is the
+    answer it gives (`answer`) and then the `status` (AndroidWorld's two actions)."""
+    if action["action_type"] == "status" and action.get("text"):
+        if action["goal_status"] == "complete":
+            finish = {k: v for k, v in action.items() if k != "text"}
+            return Parsed({"action_type": "answer", "text": action["text"]}, thought, conclusion,
+                          style, (finish,))
+        action = {k: v for k, v in action.items() if k != "text"}  # giving up: nothing to answer
+    return Parsed(action, thought, conclusion, style)
 
 
 def _finish(d: dict[str, Any]) -> dict[str, Any]:
@@ -353,7 +374,7 @@ def parse_guiowl(text: str, space: CoordSpace | None = None) -> Parsed:
     if thought is None:
         thought = text[: m.start()].strip() if m else ""
     conclusion = _between(text, ("conclusion",)) or ""
-    return Parsed(action, thought, conclusion, "guiowl")
+    return _reply(action, thought, conclusion, "guiowl")
 
 
 # --- function-call styles (UI-TARS, AndroidLab) ---------------------------------------------------
@@ -454,8 +475,9 @@ def parse_uitars(text: str, space: CoordSpace | None = None) -> Parsed:
         content = kw.get("content", kw.get("text", pos[0] if pos else None))
         if content is None:
             raise ParseError("type needs content='...'")
-        content = _text(content, "content")
-        out = {"action_type": "input_text", "text": content.rstrip("\n")}
+        # kept whole: a trailing newline is UI-TARS's way to submit, the Enter that
+        # input_text presses after typing (the env does not press a second one)
+        out = {"action_type": "input_text", "text": _text(content, "content")}
     elif name == "scroll":
         if kw.get("direction") is None:
             raise ParseError("scroll needs direction='up|down|left|right'")
@@ -499,7 +521,7 @@ def parse_uitars(text: str, space: CoordSpace | None = None) -> Parsed:
             out["text"] = _text(content, "content")
     else:  # call_user: the agent cannot go on by itself
         out = {"action_type": "status", "goal_status": "infeasible"}
-    return Parsed(_finish(out), thought, "", "uitars")
+    return _reply(_finish(out), thought, "", "uitars")
 
 
 _ANDROIDLAB_CALL = re.compile(r"\b(do\s*\(\s*(?:action\s*=|['\"])|finish\s*\()")
@@ -525,7 +547,7 @@ def parse_androidlab(text: str, space: CoordSpace | None = None) -> Parsed:
         out: dict[str, Any] = {"action_type": "status", "goal_status": "complete"}
         if msg:
             out["text"] = _text(msg, "message")
-        return Parsed(_finish(out), thought, "", "androidlab")
+        return _reply(_finish(out), thought, "", "androidlab")
     if name != "do":
         raise ParseError(f"unknown AndroidLab call {name!r}; use do(...) or finish(...)")
     action = kw.get("action", pos[0] if pos else None)
@@ -590,7 +612,7 @@ def parse_androidlab(text: str, space: CoordSpace | None = None) -> Parsed:
     else:
         raise ParseError(f"unknown AndroidLab action {action[:30]!r}; expected Tap, Type, Swipe, "
                          "Long Press, Press Home, Press Back, Press Enter, Wait or Launch")
-    return Parsed(_finish(out), thought, "", "androidlab")
+    return _reply(_finish(out), thought, "", "androidlab")
 
 
 # --- AndroidWorld JSON (M3A / T3A) -------------------------------------------------------------------
@@ -629,7 +651,7 @@ def parse_androidworld(text: str, space: CoordSpace | None = None) -> Parsed:
         d["index"] = _index(d["index"])
     r = re.search(r"Reason\s*:\s*(.*?)(?=\n?\s*Action\s*:|$)", text, re.S)
     thought = r.group(1).strip() if r else (text[: m.start()].strip() if m else "")
-    return Parsed(_finish(d), thought, "", "androidworld")
+    return _reply(_finish(d), thought, "", "androidworld")
 
 
 # --- any style ---------------------------------------------------------------------------------------

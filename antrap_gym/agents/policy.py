@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from antrap_gym.agents import parsers
 from antrap_gym.agents.coords import (
     COORD_MODES,
     MAX_PIXELS,
@@ -52,6 +53,7 @@ from antrap_gym.agents.coords import (
     map_to_device,
     smart_resize,
 )
+from antrap_gym.agents.parsers import Parsed
 from antrap_gym.device.elements import (
     UIElement,
     element_line,
@@ -703,16 +705,20 @@ def parse_completion(text: str, *, space: CoordSpace | None = None,
     None = they already are device pixels). `lenient=True` also accepts the
     other supported output styles (`parsers.parse_any`). Raises `ParseError`.
     """
-    from antrap_gym.agents import parsers
+    p = parse_reply(text, space=space, config=config, lenient=lenient)
+    return p.action, p.thought
 
+
+def parse_reply(text: str, *, space: CoordSpace | None = None,
+                config: PolicyConfig = DEFAULT_CONFIG, lenient: bool = False) -> Parsed:
+    """`parse_completion`'s whole `Parsed`: the action, and the actions the reply implies
+    after it (`Parsed.then`, e.g. the `status` after a final answer)."""
     if lenient:
         prefer = "guiowl" if config.prompt == "guiowl" else "androidworld"
-        p = parsers.parse_any(text, space=space, prefer=prefer)
-    elif config.prompt == "m3a":
-        p = parsers.parse_androidworld(text, space=space)
-    else:
-        p = parsers.parse_guiowl(text, space=space)
-    return p.action, p.thought
+        return parsers.parse_any(text, space=space, prefer=prefer)
+    if config.prompt == "m3a":
+        return parsers.parse_androidworld(text, space=space)
+    return parsers.parse_guiowl(text, space=space)
 
 
 # --- one episode, from the policy's side -----------------------------------------------------------
@@ -739,9 +745,10 @@ class PolicySession:
     env's observation, and decodes each reply into an env action. A reply that
     cannot be parsed becomes `{"action_type": UNPARSEABLE, "error": ...}`, which
     the env rejects with the phone unchanged; the parse error is shown to the
-    model at the next step. A `status` that carries an answer text (UI-TARS's
-    `finished(content=...)`, AndroidLab's `finish(message=...)`) is split into
-    `answer` now and `status` at the next step (`pending`).
+    model at the next step. A reply that stands for more than one action (UI-TARS's
+    `finished(content=...)`, AndroidLab's `finish(message=...)`: `answer`, then the
+    finishing `status`; `Parsed.then`) gives the first now and queues the rest
+    (`pending`); once the task was answered, a closing message only finishes it.
     """
 
     goal: str
@@ -797,16 +804,8 @@ class PolicySession:
 
     def decode(self, raw: str) -> Decision:
         """Turn a reply into the env action for this step, and record it."""
-        from antrap_gym.agents import parsers
-
         try:
-            if self.lenient:
-                prefer = "guiowl" if self.config.prompt == "guiowl" else "androidworld"
-                p = parsers.parse_any(raw, space=self.space, prefer=prefer)
-            elif self.config.prompt == "m3a":
-                p = parsers.parse_androidworld(raw, space=self.space)
-            else:
-                p = parsers.parse_guiowl(raw, space=self.space)
+            p = parse_reply(raw, space=self.space, config=self.config, lenient=self.lenient)
         except ParseError as e:
             msg = str(e)
             self.history.append(f"(your output could not be parsed: {_short(msg, 200)})")
@@ -814,12 +813,11 @@ class PolicySession:
             self._error = f"your output could not be parsed: {msg}"
             return Decision({"action_type": UNPARSEABLE, "error": msg, "raw": raw[:2000]},
                             thought=_clean_tag_text(raw)[:4000], raw=raw, error=msg)
-        action = dict(p.action)
-        if action["action_type"] == "status" and action.get("text"):
-            text = action.pop("text")
-            if action["goal_status"] == "complete" and not self.answered:
-                self.pending.append(action)
-                action = {"action_type": "answer", "text": text}
+        action, then = dict(p.action), list(p.then)
+        if then and action["action_type"] == "answer" and self.answered:
+            # a closing message after an explicit answer is a remark: just finish
+            action, then = then[0], then[1:]
+        self.pending.extend(then)
         if action["action_type"] == "answer":
             self.answered = True
         summary = _short(p.conclusion, MAX_SUMMARY_CHARS) if p.conclusion else \

@@ -264,7 +264,11 @@ class AndroidEnv(gym.Env):
                 dev.long_press(x, y, a.duration_ms or 1000)
         elif t == "input_text":
             at = self.point_of(a) if (a.index is not None or a.x is not None) else None
-            res = dev.enter_text(a.text or "", at=at, clear=bool(a.clear_text))
+            # input_text types, then presses Enter (AndroidWorld's action); a text that ends
+            # in a newline (UI-TARS's way to submit) means that Enter, not a second one
+            text = a.text or ""
+            res = dev.enter_text(text[:-1] if text.endswith("\n") else text, at=at,
+                                 clear=bool(a.clear_text))
             if not res.ok:
                 raise ActionError(f"the device could not type the text: {res.stderr.strip()[:200]}")
         elif t == "scroll":
