@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -40,6 +41,33 @@ def test_the_outcome_record_is_the_whole_main_job_of_todays_suite():
     run = json.loads(tool.RUN.read_text())
     assert run["episodes"] == len(wanted)
     assert re.search(rf"\b{len(wanted):,} episodes", README), "README's episode count is stale"
+
+
+def test_the_quoted_main_job_figures_are_run_json():
+    """README's cost of the main job and docs/eval.md's output size are the recorded run's
+    (run.json), and that run was timed on committed code of today's suite: a re-run that
+    changes run.json without the documents, or a hand-edited figure, fails here."""
+    tool = _tool()
+    run = json.loads(tool.RUN.read_text())
+    for key in ("wall_s", "cpu_s", "output_bytes", "output_files", "date", "commit", "machine"):
+        assert run.get(key) is not None, f"run.json has no {key}: re-time the main job " \
+                                         "(python docs/tools/readme_table.py)"
+    assert not run.get("dirty_tree") and not run.get("untimed_rewrite"), run
+    for name, (path, make) in tool.FIGURES.items():
+        assert tool.quoted(name, path.read_text()) == make(run), \
+            f"{path.name} quotes other figures than run.json's: {make(run)!r}"
+
+
+def test_the_figures_tool_rewrites_a_stale_quote(tmp_path, monkeypatch):
+    tool = _tool()
+    run = json.loads(tool.RUN.read_text())
+    copy = tmp_path / "README.md"
+    copy.write_text(README.replace(tool.quoted("main-job-figures", README), "9.2 minutes"))
+    monkeypatch.setattr(tool, "FIGURES", {"main-job-figures": (copy, tool.readme_figures)})
+    assert tool.quoted("main-job-figures", copy.read_text()) == "9.2 minutes"
+    assert tool.write_figures(run) == [copy]
+    assert tool.quoted("main-job-figures", copy.read_text()) == tool.readme_figures(run)
+    assert tool.write_figures(run) == []  # already current
 
 
 def test_readmes_table_is_what_the_recorded_main_job_printed():
@@ -146,3 +174,19 @@ def test_ci_runs_exactly_the_test_command_readme_gives(tmp_path):
     out = ci("no test block here\n")
     assert out.returncode == 2 and "no test command" in out.stderr
     assert not (tmp_path / "mark.txt").exists()
+
+
+def test_template_counts_say_what_they_count():
+    """README's count of reference templates is the default suite's, and `antrap tasks`
+    says what its longer list holds besides (the package's own templates, by suite)."""
+    from antrap_gym.tasks import TEMPLATES, get_suite
+
+    ref, extra = len(get_suite("antrap").templates), len(get_suite("antrap-extra").templates)
+    assert ref + extra == len(TEMPLATES)
+    assert re.search(rf"\b{ref} reference templates\b", README), "README's template count is stale"
+    out = subprocess.run([sys.executable, "-m", "antrap_gym.cli.main", "tasks"], capture_output=True,
+                         text=True, cwd=ROOT, timeout=120, env={**os.environ, "COLUMNS": "400"})
+    assert out.returncode == 0, out.stderr
+    title = out.stdout.splitlines()[0].strip()
+    assert title.startswith(f"{len(TEMPLATES)} task templates: {ref} reference ("), title
+    assert title.endswith(f"and {extra} antrap-gym's own (suite antrap-extra)"), title

@@ -31,9 +31,29 @@ def _tasks(args: argparse.Namespace) -> int:
     return 0
 
 
+def tasks_title(rows: list[dict], suite: str | None = None) -> str:
+    """How many templates, and which sets they come from: the reference ones (AndroidWorld's
+    and AnTrap's, the default suite `antrap`) and the package's own (`antrap-extra`)."""
+    from collections import Counter
+
+    by_source = Counter(r["source"] for r in rows)
+    ours = by_source.pop("antrap-gym", 0)
+    ref = sum(by_source.values())
+    parts = []
+    if ref:
+        parts.append(f"{ref} reference (" + ", ".join(f"{n} {s}" for s, n in sorted(by_source.items()))
+                     + ("; suite antrap, the default" if suite is None else "") + ")")
+    if ours:
+        parts.append(f"{ours} antrap-gym's own" + (" (suite antrap-extra)" if suite is None else ""))
+    where = f" in {suite}" if suite else ""
+    if not parts:
+        return f"no task templates{where}"
+    return f"{len(rows)} task templates{where}: " + " and ".join(parts)
+
+
 def tasks_table(rows: list[dict], suite: str | None = None) -> Table:
     """The task templates as a table; ids are never cut (see add_id_column)."""
-    table = Table(title=f"{len(rows)} task templates" + (f" in {suite}" if suite else ""))
+    table = Table(title=tasks_title(rows, suite))
     add_id_column(table, "id", (r["id"] for r in rows))
     for col in ("source", "apps", "complexity", "max steps", "kind", "example goal"):
         table.add_column(col)

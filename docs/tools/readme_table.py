@@ -8,20 +8,27 @@ The table is `antrap eval`'s own terminal table (`print_table`), rendered 80 col
 wide, between the markers below. Beside it the tool writes the run's outcome record,
 `docs/main-job/outcomes.jsonl.gz`: one line per episode with what must repeat (success,
 steps, trap seed and events, a digest of the actions), and `docs/main-job/run.json`
-(episodes, wall time). `tests/test_readme.py` checks that the record is the whole main
-job of today's suite, that it adds up to README's table, and re-runs a seeded sample of
-its episodes (every agent x setting x app) against it outcome by outcome; a full fresh
-comparison is `antrap eval --out DIR` then `--check DIR`.
+(episodes, wall and CPU time, output size, date, commit, machine and its load at the
+start). The figures README and docs/eval.md quote of the run are written from run.json
+between their own markers (`FIGURES`), so they cannot drift from it.
+`tests/test_readme.py` checks that the record is the whole main job of today's suite,
+that it adds up to README's table, that the quoted figures are run.json's, and re-runs a
+seeded sample of its episodes (every agent x setting x app) against it outcome by outcome;
+a full fresh comparison is `antrap eval --out DIR` then `--check DIR`.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import gzip
 import hashlib
 import io
 import json
+import os
+import platform
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -71,11 +78,100 @@ def write_readme(table: str, path: Path = README) -> bool:
     return new != text
 
 
-def run_main_job(out: Path) -> dict:
-    """README's main job, as README gives it (`antrap eval`), into `out`."""
+def run_main_job(out: Path) -> tuple[dict, dict]:
+    """README's main job, as README gives it (`antrap eval`), into `out`: its summary, and
+    what it cost (`measure`)."""
+    load = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
     subprocess.run([sys.executable, "-m", "antrap_gym.cli.main", "eval", "--out", str(out)],
                    check=True, cwd=ROOT)
-    return json.loads((out / "summary.json").read_text())
+    wall = time.monotonic() - t0  # the whole command, as a user waits for it
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the eval and every worker it reaped
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return json.loads((out / "summary.json").read_text()), measure(out, wall, cpu, load)
+
+
+def measure(out: Path, wall_s: float, cpu_s: float, load_at_start: float) -> dict:
+    """The run's cost and where it ran: what run.json keeps beside the episode count."""
+    files = [p for p in out.rglob("*") if p.is_file()]
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                            cwd=ROOT).stdout.strip()
+    dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, cwd=ROOT).stdout.strip())
+    return {"wall_s": round(wall_s, 1), "cpu_s": round(cpu_s, 1),
+            "output_bytes": sum(p.stat().st_size for p in files), "output_files": len(files),
+            "date": datetime.date.today().isoformat(), "commit": commit, "dirty_tree": dirty,
+            "machine": {"cores": os.cpu_count(), "cpu": _cpu_model(),
+                        "python": platform.python_version(),
+                        "load_1min_at_start": round(load_at_start, 2)}}
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+# --- the figures README and docs/eval.md quote of the run --------------------------------------
+
+EVAL_DOC = ROOT / "docs" / "eval.md"
+#: quiet: the machine's 1-minute load below this when the run started
+QUIET_LOAD = 0.5
+
+
+def _machine_state(run: dict) -> str:
+    m = run["machine"]
+    load = m["load_1min_at_start"]
+    state = "quiet" if load < QUIET_LOAD else f"busy (load {load:g} at the start)"
+    return f"{state} {m['cores']}-core machine"
+
+
+def readme_figures(run: dict) -> str:
+    """README's sentence on the main job's cost."""
+    return (f"{run['episodes']:,} episodes; {run['wall_s'] / 60:.1f} minutes and "
+            f"{run['cpu_s']:,.0f} CPU-seconds on a {_machine_state(run)} on {run['date']}, "
+            f"`docs/main-job/run.json`")
+
+
+def eval_doc_figures(run: dict) -> str:
+    """docs/eval.md's sentence on what the main job writes."""
+    return (f"{run['episodes']:,} episodes, {run['output_bytes'] / 2**20:.1f} MiB in "
+            f"{run['output_files']:,} files (the run of {run['date']}, `docs/main-job/run.json`)")
+
+
+#: where each generated sentence goes, and what makes it from run.json
+FIGURES = {"main-job-figures": (README, readme_figures),
+           "main-job-output": (EVAL_DOC, eval_doc_figures)}
+
+
+def _span(name: str) -> re.Pattern:
+    return re.compile(rf"<!-- {name} -->(.*?)<!-- /{name} -->", re.S)
+
+
+def quoted(name: str, text: str) -> str:
+    """The sentence a document holds between the markers `name`."""
+    m = _span(name).search(text)
+    if m is None:
+        raise SystemExit(f"no generated figures <!-- {name} --> ... <!-- /{name} --> found")
+    return m.group(1)
+
+
+def write_figures(run: dict) -> list[Path]:
+    """Rewrite every quoted sentence from `run`; returns the documents that changed."""
+    changed = []
+    for name, (path, make) in FIGURES.items():
+        text = path.read_text()
+        quoted(name, text)
+        new = _span(name).sub(lambda _, n=name, m=make: f"<!-- {n} -->{m(run)}<!-- /{n} -->", text)
+        if new != text:
+            path.write_text(new)
+            changed.append(path)
+    return changed
 
 
 def main_job_config():
@@ -102,15 +198,21 @@ def outcome(record: dict) -> dict:
     }
 
 
-def write_record(records: list[dict], wall_s: float | None, path: Path = OUTCOMES) -> None:
-    """The outcome record of a main-job run, in the run's episode order, byte-stable."""
+def write_record(records: list[dict], cost: dict | None, path: Path = OUTCOMES) -> None:
+    """The outcome record of a main-job run, in the run's episode order, byte-stable, and
+    run.json: the episode count and the run's cost (`measure`; None for a run this tool did
+    not time, whose figures then stay as they were)."""
     order = {s.key: i for i, s in enumerate(main_job_config().episodes())}
     rows = sorted((outcome(r) for r in records), key=lambda o: order.get(o["id"], len(order)))
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as f:
         for o in rows:
             f.write((json.dumps(o, sort_keys=True) + "\n").encode())
-    RUN.write_text(json.dumps({"episodes": len(rows), "wall_s": wall_s}, indent=1) + "\n")
+    if cost is None:  # keep the last timed run's cost, which is still what README quotes
+        prior = json.loads(RUN.read_text()) if RUN.exists() else {}
+        cost = {k: v for k, v in prior.items() if k != "episodes"}
+        cost["untimed_rewrite"] = True
+    RUN.write_text(json.dumps({"episodes": len(rows), **cost}, indent=1) + "\n")
 
 
 def load_record(path: Path = OUTCOMES) -> list[dict]:
@@ -143,10 +245,10 @@ def main(argv: list[str] | None = None) -> int:
         write_record(load_records(args.run), None)  # its wall time is not in the run
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            t0 = time.monotonic()
-            summary = run_main_job(Path(tmp) / "run")
-            wall = round(time.monotonic() - t0, 1)  # the whole command, as a user waits for it
-            write_record(load_records(Path(tmp) / "run"), wall)
+            summary, cost = run_main_job(Path(tmp) / "run")
+            write_record(load_records(Path(tmp) / "run"), cost)
+        for path in write_figures(json.loads(RUN.read_text())):
+            print(f"{path.relative_to(ROOT)}: the run's figures updated")
     print(f"{OUTCOMES.relative_to(ROOT)} written")
     changed = write_readme(render(summary))
     print("README.md updated" if changed else "README.md already holds this table")
