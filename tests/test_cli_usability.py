@@ -281,8 +281,8 @@ def test_eval_table_title_says_success_rate_and_episodes_per_cell(tmp_path):
     assert _title(two.stdout) == "AnTrap — success rate % (Pass@2 % in parentheses), " \
                                  "12 episodes per cell"
     assert re.search(r"│\s+100\.0 \(100\.0\) │", plain(two.stdout))  # the rate (Pass@2)
-    merged = run("report", str(tmp_path / "one"), str(tmp_path / "two"),
-                 "--out", str(tmp_path / "merged"))
+    merged = run("report", str(tmp_path / "one"), str(tmp_path / "two"), "--allow-mixed",
+                 "--out", str(tmp_path / "merged"))  # runs 1 and 2: the cells mix setups
     assert merged.returncode == 0, merged.stderr[-2000:]
     assert _title(merged.stdout) == "AnTrap — success rate % (Pass@2 % in parentheses), " \
                                     "6–12 episodes per cell"

@@ -208,6 +208,7 @@ def old_layout_run(src: Path, dst: Path, records: list[dict[str, Any]], agent: s
         r = {**r, "agent": agent, "id": r["id"].replace(r["id"].split("|")[0], agent, 1)}
         out.append(in_old_layout(r, src, dst))
     (dst / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in out))
+    (dst / "config.json").write_bytes((src / "config.json").read_bytes())  # every eval run has one
     return out
 
 

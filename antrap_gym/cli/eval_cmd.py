@@ -74,6 +74,11 @@ def add_eval_parser(sub) -> None:
     r.add_argument("--out", default=None, help="a new directory for the merged run: episodes, "
                    "summary, plots, viewer with the runs' screenshots (default: a fresh "
                    "runs/report-<time>; the runs merged are never written to)")
+    r.add_argument("--allow-mixed", action="store_true",
+                   help="merge runs that differ in what defines their episodes (suite, variants, "
+                        "runs, trap settings, device kind...; refused otherwise), and runs that "
+                        "hold the same episodes (the first run's record of each is kept); the "
+                        "summary then says its cells mix setups")
     r.set_defaults(fn=run_report)
 
     v = sub.add_parser("view", help="(re)build the HTML trajectory viewer of a run")
@@ -178,15 +183,17 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from rich.text import Text
+
     from antrap_gym.console import make_console
     from antrap_gym.eval import report
     from antrap_gym.eval.report import ReportError
 
     console = make_console()
     try:
-        summary = report(args.dirs, args.out, console=console)
-    except ReportError as e:
-        console.print(f"[red]{e}")
+        summary = report(args.dirs, args.out, console=console, allow_mixed=args.allow_mixed)
+    except ReportError as e:  # Text: paths and setup values are never read as markup
+        console.print(Text(str(e), style="red"))
         return 2
     out = Path(summary["out"])
     console.print(f"\nmerged {len(summary['agents'])} agent(s) into {out}  ·  summary: "

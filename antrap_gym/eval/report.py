@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from antrap_gym.eval.metrics import column_order, summarize, to_json
+from antrap_gym.eval.setups import CONFIG_FILE, REPORT_FILE, differences, run_setup
 from antrap_gym.eval.store import fresh_run_dir, load_records
 from antrap_gym.eval.worker import safe_name
 from antrap_gym.traps.taxonomy import LAYERS
@@ -43,8 +44,13 @@ def pm(rate: float | None, ci: list[float | None]) -> str:
     return f"{100 * rate:.1f} [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
 
 
-def write_summary(records: list[dict[str, Any]], out: Path) -> dict[str, Any]:
+def write_summary(records: list[dict[str, Any]], out: Path,
+                  mixed_setups: list[str] | None = None) -> dict[str, Any]:
+    """`summary.json` and `summary.md` of `records` in `out`; `mixed_setups` (from a
+    merge of runs that differ) says how the cells mix them, in both files."""
     summary = summarize(records)
+    if mixed_setups:
+        summary["mixed_setups"] = list(mixed_setups)
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(to_json(summary))
     (out / "summary.md").write_text(markdown(summary))
@@ -54,7 +60,7 @@ def write_summary(records: list[dict[str, Any]], out: Path) -> dict[str, Any]:
 def markdown(summary: dict[str, Any]) -> str:
     cols = column_order(summary["settings"])
     layers = [lay for lay in LAYERS if any(lay in a["layers"] for a in summary["agents"].values())]
-    lines = ["# AnTrap evaluation", "",
+    lines = ["# AnTrap evaluation", "", *mixed_setups_note(summary),
              "Success rate (%) with 95% intervals; Trap avg is the mean over trap types; "
              "Drop = Clean − Trap avg.", ""]
     head = ["Agent", "Clean", *[SHORT.get(c, c) for c in cols], "Trap avg", "Drop",
@@ -70,22 +76,9 @@ def markdown(summary: dict[str, Any]) -> str:
         lines.append("| " + " | ".join(row) + " |")
     lines += [f"\n**Warning:** {w}" for w in infrastructure_warnings(summary)]
     k = max((a["clean"]["k"] for a in summary["agents"].values()), default=1)
-    lines += ["", f"## Pass@{k} (%)", "",
-              "| " + " | ".join(["Agent", "Clean", *[SHORT.get(c, c) for c in cols], "Trap avg",
-                                 "Drop"]) + " |",
-              "|" + "---|" * (len(cols) + 4)]
-    for agent, a in summary["agents"].items():
-        row = [agent, pm(a["clean"]["pass_at_k"], a["clean"]["pass_at_k_ci95"])]
-        row += [pm(a["traps"][c]["pass_at_k"], a["traps"][c]["pass_at_k_ci95"])
-                if c in a["traps"] else "–" for c in cols]
-        row += [pm(a["trap_average_pass_at_k"], a["trap_average_pass_at_k_ci95"]),
-                pm(a["drop_pass_at_k"], a.get("drop_pass_at_k_ci95", []))]
-        lines.append("| " + " | ".join(row) + " |")
-    lines += ["", "## Recovery from traps", "",
-              "Recovered: trapped episodes where the agent got back on track after every trap "
-              "(%); extra: mean extra steps per recovered trap; trapped: share of episodes "
-              "where the trap fired.", "",
-              "| Agent | Trap | Trapped | Recovered | Extra steps |", "|---|---|---|---|---|"]
+    lines += ["", *pass_at_k_table(summary, cols, k)]
+    lines += ["", "## Back to the pre-trap state", "",
+              "| Agent | Trap | Trapped | Back to pre-trap | Extra steps |", "|---|---|---|---|---|"]
     for agent, a in summary["agents"].items():
         for c in cols:
             t = a["traps"].get(c)
@@ -94,7 +87,48 @@ def markdown(summary: dict[str, Any]) -> str:
                 lines.append(f"| {agent} | {c} | {pct(t['trapped_fraction'])} | "
                              f"{pm(t['recovery_rate'], t['recovery_ci95'])} | "
                              f"{'–' if math.isnan(extra) else f'{extra:.2f}'} |")
+    lines += ["", BACK_TO_PRE_TRAP]
     return "\n".join(lines) + "\n"
+
+
+#: what summary.md's recovery column measures (`recovery_rate`; docs/traps.md has the rule)
+BACK_TO_PRE_TRAP = (
+    "Back to pre-trap (%): of the trapped episodes, those where after every trap the task was "
+    "no further from done than just before it (the oracle needs no more steps from there) — "
+    "not success: an agent that makes no progress is back as soon as the trap's effect is gone. "
+    "Trapped: share of episodes where the trap fired; extra steps: mean steps a trap cost "
+    "until the agent was back.")
+
+
+def mixed_setups_note(summary: dict[str, Any]) -> list[str]:
+    """summary.md's lines saying that the cells pool runs of different setups (a merge with
+    --allow-mixed), and how they differ; none when the runs agreed."""
+    mixed = summary.get("mixed_setups") or []
+    if not mixed:
+        return []
+    return ["**Mixed setups:** these cells pool runs that differ in what defines their episodes "
+            "(merged with `--allow-mixed`), so a cell's episodes are not one setup's:", "",
+            *[f"- {line}" for line in mixed], ""]
+
+
+def pass_at_k_table(summary: dict[str, Any], cols: list[str], k: int) -> list[str]:
+    """summary.md's Pass@k section: the table when some setting had several runs, else one
+    line (with one run per variant, Pass@1 is the success rate above)."""
+    if k <= 1:
+        return ["Pass@k needs `--runs` > 1: each variant ran once, so Pass@1 is the success "
+                "rate above."]
+    lines = [f"## Pass@{k} (%)", "",
+             "| " + " | ".join(["Agent", "Clean", *[SHORT.get(c, c) for c in cols], "Trap avg",
+                                "Drop"]) + " |",
+             "|" + "---|" * (len(cols) + 4)]
+    for agent, a in summary["agents"].items():
+        row = [agent, pm(a["clean"]["pass_at_k"], a["clean"]["pass_at_k_ci95"])]
+        row += [pm(a["traps"][c]["pass_at_k"], a["traps"][c]["pass_at_k_ci95"])
+                if c in a["traps"] else "–" for c in cols]
+        row += [pm(a["trap_average_pass_at_k"], a["trap_average_pass_at_k_ci95"]),
+                pm(a["drop_pass_at_k"], a.get("drop_pass_at_k_ci95", []))]
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
 
 
 def infrastructure_warnings(summary: dict[str, Any]) -> list[str]:
@@ -174,13 +208,14 @@ def print_table(summary: dict[str, Any], console: Console | None = None) -> None
     console.print(table)
     for w in infrastructure_warnings(summary):  # Text: an agent's label is never read as markup
         console.print(Text.assemble(("Warning: ", "bold red"), w))
+    for line in summary.get("mixed_setups") or []:
+        console.print(Text.assemble(("Mixed setups: ", "bold red"), line))
 
 
 class ReportError(ValueError):
     """`antrap report` cannot merge into the requested place (or from the given runs)."""
 
 
-REPORT_FILE = "report.json"  # marks a directory written by `report` (safe to overwrite)
 
 
 def default_report_dir(root: str | Path = "runs") -> Path:
@@ -235,16 +270,54 @@ def _copy_screens(r: dict[str, Any], src: Path, target: Path,
     return {**r, "screens": {**screens, "files": files}}, missing
 
 
+def _setup_problems(sources: list[Path]) -> tuple[dict[str, Any] | None, list[str]]:
+    """The setup the runs share, and one line per way they do not: a field that differs
+    from the first run's (`suite: a in runs/x vs b in runs/y`), or a run whose setup is
+    not recorded. Runs of different setups pool different episodes in one cell."""
+    setups = [run_setup(d) for d in sources]
+    problems = [f"{d}: no {CONFIG_FILE} (not a run of `antrap eval`, or a report that mixed "
+                "setups), so its setup cannot be checked" for d, s in zip(sources, setups, strict=True)
+                if s is None]
+    known = [(d, s) for d, s in zip(sources, setups, strict=True) if s is not None]
+    if known:
+        first, base = known[0]
+        for d, s in known[1:]:
+            problems += [f"{field}: {va} in {first} vs {vb} in {d}"
+                         for field, va, vb in differences(base, s)]
+    return (known[0][1] if known and not problems else None), problems
+
+
+def _duplicates(loaded: list[tuple[Path, list[dict[str, Any]]]]) -> list[str]:
+    """One line per agent label whose episodes (same id: label, task, variant, setting,
+    run) are in more than one run: merging them keeps one record of each, never both."""
+    where: dict[str, Path] = {}
+    clashes: dict[str, list[tuple[str, Path, Path]]] = {}
+    for d, records in loaded:
+        for r in records:
+            first = where.setdefault(r["id"], d)
+            if first is not d:
+                clashes.setdefault(str(r["agent"]), []).append((r["id"], first, d))
+    return [f"{len(c)} episode(s) of agent {label!r} are in more than one run "
+            f"(e.g. {c[0][0]} in {c[0][1]} and in {c[0][2]})" for label, c in clashes.items()]
+
+
 def report(dirs: list[str | Path], out: str | Path | None = None,
-           console: Console | None = None) -> dict[str, Any]:
+           console: Console | None = None, allow_mixed: bool = False) -> dict[str, Any]:
     """Merge the episodes of several runs (several agents) into one table.
 
+    The runs must share their setup (`eval.setups`: suite, variants, runs, trap
+    settings, ...) and no episode may be in two of them (the same agent label, task,
+    variant, setting and run): otherwise a cell would pool different episodes, or one
+    run's record would silently replace another's. Either raises ReportError naming
+    what differs, unless `allow_mixed`: then the runs are merged (an episode found in
+    several runs is taken from the first) and the summary says its cells mix setups.
+
     The merge is a run directory of its own, `out` (default: a fresh
-    `runs/report-<time>`): the merged `episodes.jsonl` (an episode id found in
-    several runs is taken from the first), `summary.json`, `summary.md`, plots,
-    and the viewer, with every run's screenshots copied in so its images load;
-    `report.json` names the sources. The runs merged are never written to; `out`
-    must be new, empty, or an earlier report. Returns the summary (with `out`).
+    `runs/report-<time>`): the merged `episodes.jsonl`, `summary.json`, `summary.md`,
+    plots, and the viewer, with every run's screenshots copied in so its images load;
+    `report.json` names the sources and their common setup. The runs merged are never
+    written to; `out` must be new, empty, or an earlier report. Returns the summary
+    (with `out`).
     """
     console = console or Console()
     sources = [Path(d) for d in dirs]
@@ -253,6 +326,19 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
     for d in sources:
         if not (d / "episodes.jsonl").is_file():
             raise ReportError(f"{d} has no episodes.jsonl")
+    setup, mixed = _setup_problems(sources)
+    if mixed and not allow_mixed:
+        raise ReportError("the runs differ in what defines their episodes, so a cell would pool "
+                          "different episodes:\n  " + "\n  ".join(mixed) + "\nmerge them anyway "
+                          "with --allow-mixed (the summary then says its cells mix setups)")
+    loaded = [(d, load_records(d)) for d in sources]
+    duplicates_found = _duplicates(loaded)
+    if duplicates_found and not allow_mixed:
+        raise ReportError("the same episodes are in more than one run, so merging would keep "
+                          "one record of each and drop the other:\n  "
+                          + "\n  ".join(duplicates_found) + "\nrelabel one run (`antrap eval "
+                          "--label`), or pass --allow-mixed to keep the first run's record of each")
+    mixed += [f"{line}: the first run's record of each was kept" for line in duplicates_found]
     target = Path(out) if out else default_report_dir()
     _check_target(target, sources)
     if (target / REPORT_FILE).is_file():  # an earlier report here: start it afresh
@@ -264,9 +350,9 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
     duplicates = missing = 0
     per_source = []
     copied: set[str] = set()  # screen files already in `target`
-    for d in sources:
+    for d, run_records in loaded:
         n = 0
-        for r in load_records(d):
+        for r in run_records:
             if r["id"] in seen:
                 duplicates += 1
                 continue
@@ -282,13 +368,10 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
     os.replace(tmp, target / "episodes.jsonl")
     (target / REPORT_FILE).write_text(json.dumps(
         {"sources": per_source, "episodes": len(records), "duplicates_skipped": duplicates,
-         "missing_screens": missing}, indent=1))
-    if duplicates:
-        console.print(f"[yellow]{duplicates} episode(s) found in more than one run: "
-                      "kept the first")
+         "missing_screens": missing, "setup": setup, "mixed_setups": mixed}, indent=1))
     if missing:
         console.print(f"[yellow]{missing} screenshot(s) referenced by the runs were missing")
-    summary = write_summary(records, target)
+    summary = write_summary(records, target, mixed_setups=mixed)
     from antrap_gym.eval.artifacts import write_artifacts
 
     write_artifacts(summary, records, target, console)

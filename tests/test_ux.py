@@ -1,0 +1,52 @@
+"""What the commands show a person: summary.md's columns say what they measure, `antrap play`
+says which task it drew and draws one not already done, `antrap traps` writes a fixed
+duration as one number, and the progress bar's ETA weighs episodes by what they cost."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
+
+ANTRAP = [sys.executable, "-m", "antrap_gym.cli.main"]
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*ANTRAP, *args], input=stdin, capture_output=True, text=True,
+                          timeout=300)
+
+
+def summary_md(out: Path, runs: int) -> str:
+    """summary.md of a real run: oracle and random on one template, clean and under loop."""
+    config = EvalConfig(agents=[AgentSpec.make("oracle"), AgentSpec.make("random")],
+                        suite="SettingsWifiToggle", variants=2, traps="loop", runs=runs,
+                        screens="none")
+    evaluate(config, out, inline=True, progress=False, artifacts=False)
+    return (out / "summary.md").read_text()
+
+
+# ------------------------------------------------------------------------------------------------
+# summary.md
+
+
+def test_summary_names_the_trap_column_for_what_it_measures_and_defines_it(tmp_path):
+    md = summary_md(tmp_path / "run", runs=1)
+    assert "Recovered" not in md
+    header = next(line for line in md.splitlines() if line.startswith("| Agent | Trap |"))
+    assert "Back to pre-trap" in header
+    table_end = max(i for i, line in enumerate(md.splitlines()) if line.startswith("| random | loop"))
+    definition = md.splitlines()[table_end + 2]  # the line under the table
+    assert definition.startswith("Back to pre-trap (%):") and "not success" in definition
+
+
+def test_pass_at_k_is_shown_only_with_several_runs(tmp_path):
+    once = summary_md(tmp_path / "once", runs=1)
+    assert "## Pass@" not in once and "Pass@1 (%)" not in once
+    assert "Pass@k needs `--runs` > 1" in once
+    twice = summary_md(tmp_path / "twice", runs=2)
+    assert "## Pass@2 (%)" in twice and "Pass@k needs" not in twice
+    pass_rows = twice.split("## Pass@2 (%)")[1].split("##")[0]
+    assert re.search(r"^\| oracle \| 100\.0 ", pass_rows, re.M)
