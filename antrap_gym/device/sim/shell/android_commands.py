@@ -13,6 +13,7 @@ from antrap_gym.device.sim.phone import keycode_of
 from antrap_gym.device.sim.shell.interpreter import Output, Shell, command
 from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.storage.clipboard import CLIPPER_GET, CLIPPER_SET, clipper
+from antrap_gym.device.sim.storage.confine import memory_db
 from antrap_gym.device.sim.storage.content import ContentError, format_rows, parse_bind
 from antrap_gym.device.sim.storage.files import normalize
 from antrap_gym.device.sim.storage.props import DEFAULT_PROPS
@@ -357,7 +358,7 @@ class _SettingsTable:
     def query(self, path, projection=None, where=None, sort=None, args=None):
         import sqlite3
 
-        db = sqlite3.connect(":memory:")
+        db = memory_db()  # `--where`, `--sort` and `--projection` are the client's SQL
         db.execute("CREATE TABLE t (_id INTEGER, name TEXT, value TEXT)")
         db.executemany("INSERT INTO t VALUES (?,?,?)", self._rows(path.strip("/")))
         cols = ", ".join(projection) if projection else "*"

@@ -14,6 +14,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import ClassVar, TypeVar
 
+from antrap_gym.device.sim.storage.confine import deserialize, memory_db
+
 T = TypeVar("T")
 
 
@@ -54,7 +56,8 @@ class SqliteStore:
                         "INSERT INTO android_metadata VALUES ('en_US');")
 
     def __init__(self) -> None:
-        self.db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        # clients run their own SQL on it (`sqlite3`, `content --where`): confined to memory
+        self.db = memory_db(check_same_thread=False, isolation_level=None)
         self.db.executescript(self.ANDROID_METADATA + self.schema
                               + f"PRAGMA user_version = {int(self.version)};")
         #: counts writes (every change to the data bumps it)
@@ -98,7 +101,7 @@ class SqliteStore:
         episode never touched (reset does not grow with the apps installed)."""
         if self._image is not None and self._image[1] is data and self._image[0] == self._version():
             return
-        self.db.deserialize(data)
+        deserialize(self.db, data)
         self.revision += 1
         self._image = (self._version(), data)
 
