@@ -50,3 +50,26 @@ def test_pass_at_k_is_shown_only_with_several_runs(tmp_path):
     assert "## Pass@2 (%)" in twice and "Pass@k needs" not in twice
     pass_rows = twice.split("## Pass@2 (%)")[1].split("##")[0]
     assert re.search(r"^\| oracle \| 100\.0 ", pass_rows, re.M)
+
+
+# ------------------------------------------------------------------------------------------------
+# antrap traps
+
+
+def test_traps_writes_a_fixed_duration_as_one_number():
+    from antrap_gym.traps import TRAP_CLASSES
+
+    res = run("traps")
+    assert res.returncode == 0, res.stderr
+    assert not re.search(r"\b(\d+)\s*[-–]\s*\1\b", res.stdout)  # no "1-1" anywhere
+    rows = {cells[2]: cells[4] for line in res.stdout.splitlines()
+            if len(cells := [c.strip() for c in line.split("│")]) > 3 and cells[2] in TRAP_CLASSES}
+    assert set(rows) == set(TRAP_CLASSES)
+    for trap, cls in TRAP_CLASSES.items():
+        low, high = cls.default_schedule.duration
+        if low == high:
+            assert rows[trap] == f"{low} step" + ("s" if low > 1 else ""), (trap, rows[trap])
+        else:
+            assert rows[trap] == f"{low}–{high} steps", (trap, rows[trap])
+    assert {low == high for low, high in (c.default_schedule.duration
+                                          for c in TRAP_CLASSES.values())} == {True, False}

@@ -90,8 +90,15 @@ def traps_table(rows: list[dict]) -> Table:
     table.add_column("what happens")
     table.add_column("duration", no_wrap=True)
     for r in rows:
-        table.add_row(r["layer"], r["type"], r["about"], "{}-{}".format(*r["duration"]))
+        table.add_row(r["layer"], r["type"], r["about"], steps_range(*r["duration"]))
     return table
+
+
+def steps_range(low: int, high: int) -> str:
+    """A trap's duration: `1 step`, `3 steps` when fixed, `4–6 steps` when drawn."""
+    if low == high:
+        return f"{low} step{'s' if low != 1 else ''}"
+    return f"{low}–{high} steps"
 
 
 def _bench(args: argparse.Namespace) -> int:
