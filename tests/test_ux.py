@@ -73,3 +73,65 @@ def test_traps_writes_a_fixed_duration_as_one_number():
             assert rows[trap] == f"{low}–{high} steps", (trap, rows[trap])
     assert {low == high for low, high in (c.default_schedule.duration
                                           for c in TRAP_CLASSES.values())} == {True, False}
+
+
+# ------------------------------------------------------------------------------------------------
+# antrap play
+
+
+def goal_holds(env) -> bool:
+    """Whether the task just set up in `env` needs no change: its check passes, or its
+    reference check does (a Verify row starts in the goal state)."""
+    from antrap_gym.tasks.binding import bind
+
+    base = env.unwrapped
+    task, device = base.episode.task, base.device
+    reference = getattr(type(task), "reference_check", None)
+    return task.is_successful(device) >= 1.0 or (
+        reference is not None and bind(reference, task.ns)(device, None) >= 1.0)
+
+
+def test_play_says_which_task_it_drew_and_draws_one_not_already_done(tmp_path):
+    import gymnasium as gym
+
+    import antrap_gym  # noqa: F401
+
+    res = run("play", "--out", str(tmp_path), stdin="quit\n")
+    assert res.returncode == 0, res.stderr
+    task, seed, budget = re.search(r"^Task: (\w+)\s+seed (\d+)\s+budget (\d+) steps$",
+                                   res.stdout, re.M).groups()
+    env = gym.make("antrap/AndroidSim-v0")
+    obs, info = env.reset(seed=int(seed))  # the draw play made, made again
+    assert info["task"] == task and info["budget"] == int(budget)
+    assert f"\nGoal: {info['goal']}\n" in res.stdout
+    assert not goal_holds(env)
+    assert env.unwrapped.episode.task.is_successful(env.unwrapped.device) == 0.0
+    # the default seed's first draw starts in its goal state: play said so and moved on
+    env.reset(seed=0)
+    assert goal_holds(env) and int(seed) > 0
+    assert f"Skipped seed 0: {env.unwrapped.episode.task.task_id()}" in res.stdout
+    env.close()
+
+
+def test_play_default_draws_never_start_done(tmp_path):
+    import gymnasium as gym
+
+    import antrap_gym  # noqa: F401
+    from antrap_gym.cli.play import draw
+
+    env = gym.make("antrap/AndroidSim-v0")
+    skipped_any = False
+    for seed in range(30):
+        obs, info, used, skipped = draw(env, seed)
+        assert not goal_holds(env), (seed, info["task"])
+        assert used == seed + len(skipped)
+        skipped_any |= bool(skipped)
+    assert skipped_any  # some seeds draw a Verify row first: the skip was exercised
+    # a named task is played as asked, with a note when its goal already holds
+    obs, info, used, skipped = draw(env, 0, "SystemBrightnessMinVerify")
+    assert (info["task"], used, skipped) == ("SystemBrightnessMinVerify", 0, [])
+    env.close()
+    res = run("play", "--task", "SystemBrightnessMinVerify", "--out", str(tmp_path), stdin="quit\n")
+    assert res.returncode == 0, res.stderr
+    assert re.search(r"^Task: SystemBrightnessMinVerify\s+seed 0\s", res.stdout, re.M)
+    assert "Note: the phone starts in its goal state" in res.stdout and "Skipped" not in res.stdout

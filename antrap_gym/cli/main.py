@@ -156,7 +156,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="drive the phone yourself from the terminal")
     pl.add_argument("--task", default=None,
                     help="template id (default: one of the antrap suite, drawn by --seed)")
-    pl.add_argument("--seed", type=int, default=0, help="the task variant's seed")
+    pl.add_argument("--seed", type=int, default=0,
+                    help="the task variant's seed (and, without --task, the template's: a draw "
+                         "whose goal already holds is skipped for the next seed)")
     pl.add_argument("--out", default=None,
                     help="save a PNG per step here (default: a fresh runs/play-<time>)")
     pl.set_defaults(fn=lambda a: __import__("antrap_gym.cli.play", fromlist=["main"]).main(a))

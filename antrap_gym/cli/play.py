@@ -138,14 +138,68 @@ def default_out(root: str | Path = "runs") -> Path:
     return fresh_run_dir("play", root)
 
 
+#: seeds tried after --seed for a default draw whose goal does not already hold
+MAX_REDRAWS = 100
+
+
+def already_done(env: gym.Env) -> str | None:
+    """Why the task just set up in `env` needs no change to the phone, or None: its check
+    already passes (a template defect: the contract forbids it), or its reference check
+    does (a *Verify* row: the phone starts in the goal state; ours also asks the agent to
+    open the page that shows it)."""
+    base = env.unwrapped
+    task, device = base.episode.task, base.device
+    if task.is_successful(device) >= 1.0:
+        return "its check already passes"
+    reference = getattr(type(task), "reference_check", None)
+    if reference is None:
+        return None
+    from antrap_gym.tasks.binding import bind
+
+    check = bind(reference, getattr(task, "ns", task.params))
+    check.prepare(device)
+    if check(device, None) >= 1.0:
+        return "the phone starts in its goal state (a task to verify, not to do)"
+    return None
+
+
+def draw(env: gym.Env, seed: int, task: str | None = None
+         ) -> tuple[dict[str, Any], dict[str, Any], int, list[str]]:
+    """Reset `env` for play: (obs, info, the seed used, what was skipped). A named `task`
+    is set up with `seed` as it is. The default draw (a template of the suite, by seed)
+    skips, deterministically, a draw whose goal already holds and takes the next seed, so
+    a person's first task asks them to change something."""
+    if task:
+        obs, info = env.reset(seed=seed, options={"task": task})
+        return obs, info, seed, []
+    skipped: list[str] = []
+    for s in range(seed, seed + MAX_REDRAWS):
+        obs, info = env.reset(seed=s)
+        why = already_done(env)
+        if why is None:
+            return obs, info, s, skipped
+        skipped.append(f"Skipped seed {s}: {info['task']} — {why}.")
+    return obs, info, s, skipped  # every draw was done already: play the last one
+
+
+def introduce(info: dict[str, Any], seed: int, skipped: list[str], note: str | None) -> str:
+    """The lines that say which task play drew: template, seed, goal, step budget."""
+    lines = [*skipped,
+             f"Task: {info['task']}   seed {seed}   budget {info['budget']} steps",
+             f"Goal: {info['goal']}"]
+    if note:
+        lines.append(f"Note: {note} — look, then say `done`.")
+    return "\n".join(lines)
+
+
 def main(args: argparse.Namespace) -> int:
     env = gym.make("antrap/AndroidSim-v0", render_mode="ansi")
-    options = {"task": args.task} if args.task else None
-    obs, info = env.reset(seed=args.seed, options=options)
+    obs, info, seed, skipped = draw(env, args.seed, args.task)
     out = Path(args.out) if args.out else default_out()
     out.mkdir(parents=True, exist_ok=True)
     print(__doc__.split("\n\n")[0].strip(), "\n")
-    print(usage())
+    print(usage() + "\n")
+    print(introduce(info, seed, skipped, already_done(env) if args.task else None) + "\n")
     step = 0
     show = True
     while True:
