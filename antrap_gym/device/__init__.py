@@ -5,6 +5,7 @@ from antrap_gym.device.protocol import (
     Device,
     DeviceError,
     DeviceLostError,
+    DeviceReplacedError,
     ShellResult,
     Snapshot,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "Device",
     "DeviceError",
     "DeviceLostError",
+    "DeviceReplacedError",
     "ShellResult",
     "Snapshot",
     "UIElement",

@@ -7,7 +7,10 @@ command that may already have run (it was sent, then the connection timed out
 or broke) is re-sent only when running it twice is the same as once (reads,
 `settings put`, `am force-stop`, ...) -- never taps, typing, launches or
 inserts. After that the failure surfaces as a typed `DeviceLostError` (the env
-ends the episode as truncated with the reason).
+ends the episode as truncated with the reason). A phone that answers again after a
+failure must be the one the episode was set up on (`pin_identity`: its boot id and
+uptime, `antrap_gym.device.identity`): another -- rebooted, factory-fresh -- raises
+`DeviceReplacedError` before any command reaches it.
 Text goes through `input text` with exact shell escaping when it can, or
 through the ADBKeyboard IME (`ADB_INPUT_B64`) when it is not plain ASCII --
 never with characters silently dropped.
@@ -37,6 +40,7 @@ from urllib.parse import parse_qsl
 import numpy as np
 
 from antrap_gym.device.elements import UIElement, filter_meaningful, parse_ui_xml
+from antrap_gym.device.identity import READ_COMMAND, Identity
 from antrap_gym.device.overlay import Overlay, OverlayEvent
 from antrap_gym.device.protocol import (
     KNOWN_APPS,
@@ -44,6 +48,7 @@ from antrap_gym.device.protocol import (
     DeviceError,
     DeviceFileError,
     DeviceLostError,
+    DeviceReplacedError,
     ShellResult,
     Snapshot,
 )
@@ -186,6 +191,12 @@ class AdbDevice(Device):
         self._packages: dict[str, str] | None = None
         #: the overlays shown virtually (None until the first; see `show_overlay`)
         self._virtual: VirtualOverlays | None = None
+        #: the phone's boot the episode runs on (`pin_identity`; None: none pinned)
+        self._pinned: Identity | None = None
+        #: a call failed since the phone last proved to be the pinned one: check it first
+        self._suspect = False
+        #: why the phone is not the pinned one (every call raises it until the next pin)
+        self._replaced: str | None = None
 
     # --- transport ---------------------------------------------------------------------------
     def _host(self, service: str, timeout: float) -> tuple[bool, str]:
@@ -285,16 +296,22 @@ class AdbDevice(Device):
         over, so a call ends about one attempt's timeouts past it at the latest.
         `once`: what one attempt does (default `_shell_once`; `pull` passes its own)."""
         adbutils = _adbutils()
+        if self._replaced is not None:  # nothing goes to the other phone, however it is asked
+            raise DeviceReplacedError(self._replaced)
         deadline = time.monotonic() + self.retry_window_s
         attempts = 0
         while True:
             attempts += 1
             self.round_trips += 1
             try:
+                if self._suspect and self._pinned is not None:
+                    self._confirm(timeout)
                 return (once or self._shell_once)(cmd, timeout)
             except _Unsent as e:
+                self._suspect = True
                 last: BaseException = e
             except (adbutils.AdbError, OSError, EOFError) as e:
+                self._suspect = True
                 if not resend:
                     raise DeviceLostError(
                         f"shell on {self.serial or 'the device'} failed after the command was sent "
@@ -310,6 +327,61 @@ class AdbDevice(Device):
         why = str(cause) if isinstance(cause, _Unsent) else f"{type(cause).__name__}: {cause}"
         raise DeviceLostError(f"shell on {self.serial or 'the device'} failed {attempts} time(s) "
                               f"in its retry window of {self.retry_window_s:g} s: {why}")
+
+    # --- identity: the phone that answers is the one the episode was set up on --------------
+    def _confirm(self, timeout: float) -> None:
+        """One attempt at reading the phone's identity after a failure, before the command:
+        `DeviceReplacedError` when it is another; a transport failure is `_Unsent` (the
+        command itself has not gone out)."""
+        adbutils = _adbutils()
+        self.round_trips += 1
+        try:
+            out = self._shell_once(READ_COMMAND, timeout)[0]
+        except (adbutils.AdbError, OSError, EOFError) as e:
+            raise _Unsent(f"checking that it is the same phone: {type(e).__name__}: {e}") from e
+        self._compare(Identity.parse(out.decode("utf-8", "replace")))
+
+    def _compare(self, now: Identity) -> None:
+        pinned = self._pinned
+        why = pinned.differs(now) if pinned is not None else None
+        if why is not None:
+            self._forget_phone()
+            self._replaced = (f"{self.serial or 'the device'} is not the phone this episode was "
+                              f"set up on: {why}")
+            raise DeviceReplacedError(self._replaced)
+        if pinned is not None and now.uptime_s is not None:
+            self._pinned = Identity(pinned.boot_id, now.uptime_s)  # later readings must not be lower
+        self._suspect = False
+
+    def _read_identity(self) -> Identity:
+        return Identity.parse(self.shell(READ_COMMAND, resend=True).stdout)
+
+    def _forget_phone(self) -> None:
+        """What was learnt about the phone: another may have a different IME, screen, apps."""
+        self._pinned = None
+        self._v2 = self._size = self._ime_ready = self._packages = None
+
+    def pin_identity(self) -> None:
+        """Read the phone's boot id and uptime and hold on to them (one round trip): after
+        any failed attempt, the phone must show the same ones again before a command goes
+        out, and `check_identity` compares them on demand. Once another phone was found,
+        every call raises `DeviceReplacedError` until the next pin, so that a caller that
+        swallowed the first (an agent reading the phone) cannot go on with another phone."""
+        previous, self._pinned, self._suspect, self._replaced = self._pinned, None, False, None
+        now = self._read_identity()
+        if previous is not None and previous.differs(now):
+            self._forget_phone()  # a different phone since the last pin: learn it afresh
+        if not now.known:
+            log.warning("%s: the phone does not tell its boot id or uptime; a phone swapped for "
+                        "another behind it cannot be told apart", self.serial)
+        self._pinned = now
+
+    def check_identity(self) -> None:
+        """`DeviceReplacedError` when the phone is not the one pinned (one round trip)."""
+        if self._replaced is not None:
+            raise DeviceReplacedError(self._replaced)
+        if self._pinned is not None:
+            self._compare(self._read_identity())
 
     # --- Device protocol ---------------------------------------------------------------------
     def shell(self, cmd: str, timeout: float | None = None, *,
@@ -408,6 +480,8 @@ class AdbDevice(Device):
         if payload.get("kind") == "emulator":
             if self._emu("avd", "snapshot", "load", payload["name"]):
                 self._size = None
+                if self._pinned is not None:
+                    self.pin_identity()  # the loaded snapshot's uptime is not this boot's
                 return
             log.warning("%s: loading emulator snapshot %s failed (%s); going home and "
                         "force-stopping the apps instead", self.serial, payload["name"], self.emu_error)
@@ -613,7 +687,7 @@ class AdbDevice(Device):
         try:
             return self._run(path, self.timeout_s, True, once=self._pull_once)[0]
         except DeviceLostError as e:
-            raise DeviceLostError(f"pull {path}: {e}") from None
+            raise type(e)(f"pull {path}: {e}") from None
 
     def _pull_once(self, path: str, timeout: float) -> tuple[bytes, bytes, int]:
         c = self._transport(timeout)

@@ -29,6 +29,12 @@ class DeviceLostError(DeviceError):
     """The transport to the device is gone (disconnected, killed, timed out)."""
 
 
+class DeviceReplacedError(DeviceLostError):
+    """The device answers again, but it is not the phone the episode was set up on: it
+    rebooted, or another phone answers at its address (`Device.check_identity`). The
+    phone the episode ran on is as good as lost."""
+
+
 class DeviceFileError(DeviceError):
     """`pull` found no file to hand over: `errno` says why (`errno.ENOENT`: no such
     file, or none the shell user may read; `errno.EISDIR`: a folder; `errno.EACCES`:
@@ -198,6 +204,17 @@ class Device(abc.ABC):
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release the device's resources."""
+
+    # --- identity (a phone behind a link can come back as another) ----------
+    def pin_identity(self) -> None:  # noqa: B027 - optional hook
+        """Remember which boot of which phone this is now: the env pins it at every
+        reset, before the task's set-up. A backend whose phone can be swapped behind
+        its back (adb) then checks it after every reconnect and in `check_identity`;
+        an in-process phone cannot be, and does nothing."""
+
+    def check_identity(self) -> None:  # noqa: B027 - optional hook
+        """Raise `DeviceReplacedError` when the phone is not the one pinned last (the
+        env asks before judging an episode's success)."""
 
     def pull(self, path: str) -> bytes:
         """The bytes of the file at `path` (as `adb pull` fetches it: an app's SQLite

@@ -107,6 +107,9 @@ class AndroidEnv(gym.Env):
         if params is None:
             params = template.generate_params(rng)
         try:
+            # the phone as it is now is the episode's: one that comes back from an outage
+            # as another (rebooted, factory-fresh) must not be judged (`check_identity`)
+            self.device.pin_identity()
             if self._boot is None:
                 self._boot = self.device.snapshot()
                 if not self.device.deterministic:  # a real phone is wherever it was left
@@ -169,6 +172,7 @@ class AndroidEnv(gym.Env):
             if terminated or truncated:
                 ep.done = True
                 stage = "success check"
+                self.device.check_identity()  # judged on the phone it was set up on, or not at all
                 reward = float(ep.task.is_successful(self.device, ep.answer))
                 info["success"] = reward
             return obs, reward, terminated, truncated, info

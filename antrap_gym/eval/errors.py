@@ -3,7 +3,8 @@
 - `infrastructure`: the episode could not be judged because something around
   the agent failed — its worker process died or was killed for overrunning the
   timeout, a Ray actor was lost, the model's API stayed unreachable or refused
-  (`ModelAPIError`), the phone was lost (`DeviceError`, `DeviceLostError`).
+  (`ModelAPIError`), the phone was lost (`DeviceError`, `DeviceLostError`), or
+  came back as another phone that never had the task set up (`DeviceReplacedError`).
   `--resume` runs such episodes again (unless `--no-retry-errors`).
 - `episode`: the episode ran and failed with an error of its own (an exception
   raised by the agent, a broken agent class): a finished failure, kept on resume.
@@ -26,6 +27,7 @@ INFRA_MARKERS = (
     "worker lost",  # RayPool: the actor died
     "ModelAPIError",  # the model endpoint: unreachable, retries exhausted, refused
     "DeviceLostError",  # the phone's transport is gone
+    "DeviceReplacedError",  # another phone (rebooted, factory-fresh) answers in its place
     "DeviceError",  # any other device-level failure
 )
 
@@ -35,6 +37,11 @@ def error_kind(message: str | None) -> str | None:
     if not message:
         return None
     return INFRASTRUCTURE if any(m in message for m in INFRA_MARKERS) else EPISODE
+
+
+def is_device_replaced(record: dict[str, Any]) -> bool:
+    """Whether this record's episode ended because its phone came back as another."""
+    return str(record.get("error") or "").startswith("DeviceReplacedError")
 
 
 def is_infrastructure_error(record: dict[str, Any]) -> bool:
@@ -48,4 +55,4 @@ def is_infrastructure_error(record: dict[str, Any]) -> bool:
     return kind == INFRASTRUCTURE
 
 
-__all__ = ["EPISODE", "INFRASTRUCTURE", "error_kind", "is_infrastructure_error"]
+__all__ = ["EPISODE", "INFRASTRUCTURE", "error_kind", "is_device_replaced", "is_infrastructure_error"]

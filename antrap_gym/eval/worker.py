@@ -21,7 +21,7 @@ from PIL import Image
 
 from antrap_gym.device.protocol import Snapshot
 from antrap_gym.device.sim import SimDevice
-from antrap_gym.eval.errors import INFRASTRUCTURE, error_kind
+from antrap_gym.eval.errors import INFRASTRUCTURE, error_kind, is_device_replaced
 from antrap_gym.eval.spec import EpisodeSpec, EvalConfig
 from antrap_gym.registration import make_env
 from antrap_gym.rollout import run_episode
@@ -32,6 +32,8 @@ FRAME_FORMAT = "webp"
 #: lossless WebP at its fastest effort: ~4 KB and ~3 ms for a 360x800 UI thumbnail
 #: (JPEG at quality 72: ~16 KB, with ringing around text)
 FRAME_OPTIONS: dict[str, Any] = {"lossless": True, "quality": 0, "method": 1}
+#: how often an episode whose phone came back as another is run again at once
+REPLACED_RETRIES = 2
 
 
 class EpisodeRunner:
@@ -75,6 +77,22 @@ class EpisodeRunner:
 
     # --- one episode ---------------------------------------------------------------------------
     def run(self, spec: EpisodeSpec) -> dict[str, Any]:
+        """The episode's record. One whose phone came back from an outage as another phone
+        (`DeviceReplacedError`: that phone never had the task set up, so the episode says
+        nothing of the agent) is run again at once, up to `REPLACED_RETRIES` times, the
+        dropped attempts listed in the record's `device_retries`; past that its record is
+        that infrastructure error, which `--resume` runs again."""
+        dropped: list[dict[str, Any]] = []
+        while True:
+            record = self._attempt(spec)
+            if not is_device_replaced(record) or len(dropped) >= REPLACED_RETRIES:
+                break
+            dropped.append({k: record.get(k) for k in ("error", "error_kind", "steps", "wall_s")})
+        if dropped:
+            record["device_retries"] = dropped
+        return record
+
+    def _attempt(self, spec: EpisodeSpec) -> dict[str, Any]:
         t0 = time.perf_counter()
         try:
             agent = self.agent(spec)

@@ -10,11 +10,14 @@ and makes each app's databases and providers (`App.storage`).
 from __future__ import annotations
 
 import pickle
+import time
+import uuid
 from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from antrap_gym.device.elements import UIElement
+from antrap_gym.device.identity import BOOT_ID_PATH, UPTIME_PATH
 from antrap_gym.device.sim import ime
 from antrap_gym.device.sim import system_ui as sysui
 from antrap_gym.device.sim.apps import default_apps
@@ -116,6 +119,12 @@ class Phone:
         for app in self.apps.values():
             for store_cls in app.storage:
                 self._add_store(store_cls())
+        #: this boot of the phone (`/proc/sys/kernel/random/boot_id`, `/proc/uptime`): the
+        #: kernel's, not the saved state's, so a restore keeps them, as one on a phone does
+        self.boot_id = str(uuid.uuid4())
+        self.booted_at = time.monotonic()
+        self._mounts.add(BOOT_ID_PATH, self._boot_id_file, BOOT_EPOCH_MS // 1000)
+        self._mounts.add(UPTIME_PATH, self._uptime, BOOT_EPOCH_MS // 1000)
         self.state = PhoneState(BOOT_EPOCH_MS, SettingsStore(), FileSystem(BOOT_EPOCH_MS // 1000),
                                 WindowState())
         self.state.fs.mounts = self._mounts
@@ -194,6 +203,14 @@ class Phone:
             self.providers[store.authority] = store
             for authority, paths in store.legacy.items():
                 self.providers[authority] = LegacyAuthority(store, authority, paths)
+
+    def _boot_id_file(self) -> bytes:
+        return f"{self.boot_id}\n".encode()
+
+    def _uptime(self) -> bytes:
+        """`/proc/uptime`: seconds since this boot, then the cores' idle seconds."""
+        up = time.monotonic() - self.booted_at
+        return f"{up:.2f} {up * 7.5:.2f}\n".encode()
 
     # --- snapshots ---------------------------------------------------------------
     def snapshot(self) -> tuple[bytes, dict[str, bytes]]:
