@@ -4,6 +4,7 @@ duration as one number, and the progress bar's ETA weighs episodes by what they 
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import sys
@@ -135,3 +136,65 @@ def test_play_default_draws_never_start_done(tmp_path):
     assert res.returncode == 0, res.stderr
     assert re.search(r"^Task: SystemBrightnessMinVerify\s+seed 0\s", res.stdout, re.M)
     assert "Note: the phone starts in its goal state" in res.stdout and "Skipped" not in res.stdout
+
+
+# ------------------------------------------------------------------------------------------------
+# the progress bar of `antrap eval`
+
+
+def test_eta_counts_what_the_pending_episodes_cost_not_the_mean_so_far():
+    from antrap_gym.eval.progress import CostModel, eta_seconds
+
+    model = CostModel()
+    for _ in range(10):  # the fast agent's episodes: 1 s each
+        model.add("fast", 10, 1.0)
+    for _ in range(2):  # the slow agent's first two: 10 s each
+        model.add("slow", 10, 10.0)
+    pending = [("slow", 10)] * 8
+    # one worker: 30 episode-seconds done in 30 s; 8 slow episodes left are 80 s of work
+    assert eta_seconds(model, pending, work_s=30.0, elapsed_s=30.0) == 80.0
+    # (the mean episode so far, 30 s / 12, would have said 20 s)
+    # two workers got the same work done in half the time: half the time left
+    assert eta_seconds(model, pending, work_s=30.0, elapsed_s=15.0) == 40.0
+    # episodes left of both agents: each at its own cost
+    assert eta_seconds(model, [("fast", 10)] * 5 + [("slow", 10)] * 3, 30.0, 30.0) == 35.0
+
+
+def test_eta_scales_a_cost_by_the_template_budget_when_that_budget_is_new():
+    from antrap_gym.eval.progress import CostModel, eta_seconds
+
+    model = CostModel()
+    model.add("slow", 10, 10.0)  # 1 s a budget step
+    model.add("fast", 20, 2.0)  # 0.1 s a budget step
+    assert model.expected("slow", 10) == 10.0
+    assert model.expected("slow", 30) == 30.0  # the slow agent's rate, a longer task
+    assert model.expected("fast", 10) == 1.0
+    # an agent with nothing finished yet: every agent's mean per budget step, (1 + 0.1) / 2
+    assert math.isclose(model.expected("new", 20), 11.0)
+    assert eta_seconds(CostModel(), [("slow", 10)], 0.0, 5.0) is None  # nothing known yet
+    assert eta_seconds(model, [], 12.0, 12.0) == 0.0
+
+
+def test_success_is_shown_per_agent():
+    from antrap_gym.eval.progress import agent_rates
+
+    records = [{"agent": "oracle", "success": 1.0}] * 3 + [
+        {"agent": "replay", "success": s} for s in (1.0, 0.0, 1.0, 1.0)] + [
+        {"agent": "random", "success": 0.0}]
+    assert agent_rates(records, ["oracle", "replay", "random", "model"]) == \
+        "oracle 100% · replay 75% · random 0% · model –"
+
+
+def test_the_bar_of_a_real_run_shows_each_agents_success(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=200)
+    config = EvalConfig(agents=[AgentSpec.make("oracle"), AgentSpec.make("random")],
+                        suite="SettingsWifiToggle", variants=2, traps="none", screens="none")
+    evaluate(config, tmp_path / "run", inline=True, console=console, artifacts=False)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.getvalue())
+    assert "4/4" in text and "oracle 100% · random 0%" in text
+    assert "eta 0:00:00" in text

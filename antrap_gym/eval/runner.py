@@ -7,18 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from antrap_gym.eval.artifacts import write_artifacts
 from antrap_gym.eval.errors import is_infrastructure_error
 from antrap_gym.eval.pool import make_pool
+from antrap_gym.eval.progress import EvalProgress
 from antrap_gym.eval.report import print_table, write_summary
 from antrap_gym.eval.spec import EvalConfig
 from antrap_gym.eval.store import EpisodeStore
@@ -63,25 +56,14 @@ def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: 
                           f"(old records kept in {out / 'retried.jsonl'})")
     done = store.done
     todo = [s for s in specs if s.key not in done]
-    wins = sum(1 for r in store.records if r["success"] >= 1.0)
-    finished = len(specs) - len(todo)
     t0 = time.monotonic()
-    bar = Progress(TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("success {task.fields[rate]}"), TextColumn("•"),
-                   TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                   console=console, disable=not progress)
+    bar = EvalProgress(specs, store.records, console, disable=not progress)
     pool = make_pool(backend, config, out, workers, ray_address=ray_address, inline=inline)
     try:
         with bar:
-            task = bar.add_task("eval", total=len(specs), completed=finished,
-                                rate=f"{wins / finished:.0%}" if finished else "-")
-
             def on_result(record: dict[str, Any]) -> None:
-                nonlocal wins, finished
                 store.append(record)
-                finished += 1
-                wins += record["success"] >= 1.0
-                bar.update(task, advance=1, rate=f"{wins / finished:.0%}")
+                bar.advance(record)
 
             pool.run(todo, on_result)
     finally:
