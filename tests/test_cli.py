@@ -201,22 +201,23 @@ def test_eval_agent_options_reach_the_agent_and_the_progress_bar_renders(tmp_pat
     assert len(mine) == 6 and all(r["trajectory"][0]["raw"].startswith("Reason:") for r in mine)
     assert all(r["trajectory"][0]["action"] == {"action_type": "status",
                                                 "goal_status": "infeasible"} for r in mine)
-    # the progress bar: done / total, success so far, elapsed, ETA
+    # the progress bar: done / total, each agent's success so far, elapsed, ETA
     text = _plain(res.stdout)
     assert "oracle, openai:gui-owl-7b on antrap-mini" in text and "1 worker(s)" in text
     frames = [(int(d), rate, elapsed, eta) for d, rate, elapsed, eta in re.findall(
-        r"episodes \S+\s+(\d+)/12 success (\S+) • (\d+:\d\d:\d\d) eta (\S+)", text)]
+        r"episodes \S+\s+(\d+)/12 (.+?) • (\d+:\d\d:\d\d) eta (\S+)", text)]
     assert frames, text[-2000:]
     done = [d for d, *_ in frames]
     assert done == sorted(done) and done[-1] == 12
     assert any(0 < d < 12 for d in done)  # shown while the run was going
-    assert frames[-1][1] == "50%"  # the oracle solved its 6, the model none
+    # the oracle solved its 6, the model none
+    assert frames[-1][1] == "oracle 100% · openai:gui-owl-7b 0%"
     rates = {d: rate for d, rate, _, _ in frames}
     for d, rate in rates.items():
         if 0 < d <= 6:
-            assert rate == "100%"  # the oracle's episodes come first
+            assert rate == "oracle 100% · openai:gui-owl-7b –"  # the oracle's episodes come first
         elif d > 6:
-            assert rate == f"{6 / d:.0%}"
+            assert rate == "oracle 100% · openai:gui-owl-7b 0%"
     assert any(re.fullmatch(r"\d+:\d\d:\d\d", eta) for d, _, _, eta in frames if 0 < d < 12)
 
 
@@ -235,7 +236,7 @@ def test_progress_bar_only_when_asked(tmp_path):
         evaluate(cfg, tmp_path / str(progress), workers=1, progress=progress, artifacts=False,
                  console=console)
         text = _plain(buf.getvalue())
-        assert ("6/6 success 100%" in text) == progress, text
+        assert ("6/6 oracle 100%" in text) == progress, text
         assert "Clean" in text  # the table, either way
 
 
