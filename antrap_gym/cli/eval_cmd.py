@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import inspect
+import math
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +39,9 @@ def add_eval_parser(sub) -> None:
     e.add_argument("--suite", default="antrap", help="task suite (default: antrap)")
     e.add_argument("--traps", default="all",
                    help="all | none | a layer | type[,type...] | a protocol YAML")
-    e.add_argument("--runs", type=int, default=1, help="runs per variant (Pass@k uses k = runs)")
-    e.add_argument("--variants", type=int, default=None, help="seeded variants per template")
-    e.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    e.add_argument("--runs", type=_at_least(1), default=1, help="runs per variant (Pass@k uses k = runs)")
+    e.add_argument("--variants", type=_at_least(1), default=None, help="seeded variants per template")
+    e.add_argument("--workers", type=_at_least(1), default=os.cpu_count() or 1,
                    help="worker processes, each with its own phone (1: one worker process, so "
                         "--timeout and crash recovery hold)")
     e.add_argument("--inline", action="store_true",
@@ -61,11 +65,11 @@ def add_eval_parser(sub) -> None:
                         "episodes keep their screens too (default 0.1)")
     e.add_argument("--obs-mode", choices=("text", "screenshot"), default=None,
                    help="what the env observes (default: what the agents ask for)")
-    e.add_argument("--timeout", type=float, default=300.0, help="seconds per episode")
-    e.add_argument("--start-timeout", type=float, default=900.0,
+    e.add_argument("--timeout", type=_seconds, default=300.0, help="seconds per episode")
+    e.add_argument("--start-timeout", type=_seconds, default=900.0,
                    help="seconds a worker may take to start and build its agents (not counted "
                         "against --timeout)")
-    e.add_argument("--trap-retries", type=int, default=2,
+    e.add_argument("--trap-retries", type=_at_least(0), default=2,
                    help="re-run a trapped episode in which no trap fired, with a new trap seed")
     e.set_defaults(fn=run_eval)
 
@@ -97,6 +101,63 @@ def _fraction(text: str) -> float:
     return v
 
 
+def _at_least(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number >= `least` (anything else is a usage error)."""
+    def whole(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            v = least - 1
+        if v < least:
+            raise argparse.ArgumentTypeError(f"a whole number >= {least}, got {text!r}")
+        return v
+
+    return whole
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0 (`inf`: no limit)."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, got {text!r}")
+    return v
+
+
+class UsageError(ValueError):
+    """A bad option value found after parsing (an unknown agent, suite, trap...): the
+    command says so in one line naming the option and exits 2, before running anything."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"{option}: {message}")
+        self.option = option
+        self.message = message
+
+
+def check_agent(name: str, kwargs: dict[str, Any]) -> None:
+    """A UsageError unless agent `name` can be found (a `module:Class` is imported now) and
+    takes `kwargs` -- so a typo fails the command, not every episode."""
+    from antrap_gym.agents import agent_class
+
+    try:
+        cls = agent_class(name)
+    except KeyError as e:
+        raise UsageError("--agent", str(e.args[0])) from None
+    except Exception as e:  # the module is missing or fails to import
+        raise UsageError("--agent", f"{name}: cannot import it: {type(e).__name__}: {e}") from None
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):  # no signature to check against
+        return
+    try:
+        signature.bind(**kwargs)
+    except TypeError as e:
+        raise UsageError("--agent", f"{name}: {e} (options come from --model, --base-url, "
+                         "--api-key-env, --prompt, --coords and --agent-arg KEY=VALUE)") from None
+
+
 def _value(text: str) -> Any:
     for conv in (int, float):
         try:
@@ -119,7 +180,7 @@ def agent_kwargs(args: argparse.Namespace, name: str) -> dict[str, Any]:
     for item in args.agent_arg:
         key, sep, value = item.partition("=")
         if not sep:
-            raise SystemExit(f"--agent-arg needs KEY=VALUE, got {item!r}")
+            raise UsageError("--agent-arg", f"needs KEY=VALUE, got {item!r}")
         kw[key.replace("-", "_")] = _value(value)
     return kw
 
@@ -127,41 +188,59 @@ def agent_kwargs(args: argparse.Namespace, name: str) -> dict[str, Any]:
 def eval_config(args: argparse.Namespace, devices: list[str] | None = None):
     """The `EvalConfig` that `antrap eval` runs for these arguments (`parse_args(["eval"])`
     gives the main job's); `devices` as `device_names` resolved them (default: resolve
-    `--device` here, a ValueError for a mistyped name)."""
+    `--device` here). A UsageError naming the option for an unknown device, agent (or
+    agent option), suite or trap selection."""
+    import yaml
+
     from antrap_gym.device.adb import device_names
     from antrap_gym.eval import AgentSpec, EvalConfig
+    from antrap_gym.tasks import get_suite
 
     names = args.agent or DEFAULT_AGENTS
-    agents = [AgentSpec.make(n, label=args.label if len(names) == 1 else None,
-                             **agent_kwargs(args, n)) for n in names]
+    agents = []
+    for n in names:
+        kwargs = agent_kwargs(args, n)
+        check_agent(n, kwargs)
+        agents.append(AgentSpec.make(n, label=args.label if len(names) == 1 else None, **kwargs))
     if devices is None:
-        devices = device_names(args.device or ["sim"])
-    return EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
-                      variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
-                      screens_sample=args.screens_sample,
-                      episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
-                      trap_retries=args.trap_retries,
-                      devices=devices)
+        try:
+            devices = device_names(args.device or ["sim"])
+        except ValueError as e:
+            raise UsageError("--device", str(e)) from None
+    try:
+        get_suite(args.suite)
+    except KeyError as e:
+        raise UsageError("--suite", str(e.args[0])) from None
+    try:  # every other field was checked as it was parsed: only the trap selection can fail here
+        return EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
+                          variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
+                          screens_sample=args.screens_sample,
+                          episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
+                          trap_retries=args.trap_retries,
+                          devices=devices)
+    except KeyError as e:
+        raise UsageError("--traps", str(e.args[0])) from None
+    except (ValueError, TypeError, AttributeError, OSError, yaml.YAMLError) as e:
+        raise UsageError("--traps", f"{args.traps}: {e}") from None
 
 
 def run_eval(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     from antrap_gym.console import make_console
-    from antrap_gym.device.adb import device_names
-    from antrap_gym.eval import ResultsExist, evaluate
-    from antrap_gym.eval.store import fresh_run_dir
+    from antrap_gym.eval import evaluate
+    from antrap_gym.eval.rundir import RunDirError
+    from antrap_gym.eval.store import BadRecord, fresh_run_dir
 
     console = make_console()
     if args.inline and args.backend == "ray":
         console.print("[red]--inline runs in this process; it cannot be combined with --backend ray")
         return 2
-    try:
-        devices = device_names(args.device or ["sim"])
-    except ValueError as e:  # a mistyped device name or option: a usage error, before any episode
-        console.print(Text.assemble(("--device: ", "red"), str(e)))
+    try:  # a mistyped device, agent, suite or trap: a usage error, before any episode or folder
+        config = eval_config(args)
+    except UsageError as e:
+        console.print(Text.assemble((f"{e.option}: ", "red"), e.message))
         return 2
-    config = eval_config(args, devices)
     agents = config.agents
     out = Path(args.out) if args.out else fresh_run_dir("eval")
     n = len(config.episodes())
@@ -174,8 +253,8 @@ def run_eval(args: argparse.Namespace) -> int:
         summary = evaluate(config, out, workers=args.workers, backend=args.backend,
                            resume=args.resume, ray_address=args.ray_address, console=console,
                            retry_errors=args.retry_errors, inline=args.inline)
-    except ResultsExist as e:
-        console.print(f"[red]{e}")
+    except (RunDirError, BadRecord) as e:  # the folder is another run's, busy, or unusable
+        console.print(Text(str(e), style="red"))
         return 2
     console.print(f"\nsummary: {out / 'summary.md'}  ·  plots: {out}/*.png  ·  "
                   f"viewer: {out / 'viewer' / 'index.html'}  ·  {summary.get('wall_s', 0):.0f}s")
@@ -188,11 +267,12 @@ def run_report(args: argparse.Namespace) -> int:
     from antrap_gym.console import make_console
     from antrap_gym.eval import report
     from antrap_gym.eval.report import ReportError
+    from antrap_gym.eval.store import BadRecord
 
     console = make_console()
     try:
         summary = report(args.dirs, args.out, console=console, allow_mixed=args.allow_mixed)
-    except ReportError as e:  # Text: paths and setup values are never read as markup
+    except (ReportError, BadRecord) as e:  # Text: paths and setup values are never read as markup
         console.print(Text(str(e), style="red"))
         return 2
     out = Path(summary["out"])
@@ -203,9 +283,15 @@ def run_report(args: argparse.Namespace) -> int:
 
 def run_view(args: argparse.Namespace) -> int:
     from antrap_gym.eval import load_records
+    from antrap_gym.eval.store import BadRecord
     from antrap_gym.eval.viewer import write_viewer
 
-    path = write_viewer(load_records(args.dir), Path(args.dir))
+    try:
+        records = load_records(args.dir)
+    except BadRecord as e:
+        print(f"antrap view: {e}", file=sys.stderr)
+        return 2
+    path = write_viewer(records, Path(args.dir))
     print(path)
     return 0
 

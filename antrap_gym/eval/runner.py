@@ -13,11 +13,12 @@ from antrap_gym.eval.errors import is_infrastructure_error
 from antrap_gym.eval.pool import make_pool
 from antrap_gym.eval.progress import EvalProgress
 from antrap_gym.eval.report import print_table, write_summary
+from antrap_gym.eval.rundir import RunDirError, check_same_run, lock_run_dir
 from antrap_gym.eval.spec import EvalConfig
 from antrap_gym.eval.store import EpisodeStore
 
 
-class ResultsExist(RuntimeError):
+class ResultsExist(RunDirError):
     """The output directory already holds episodes and --resume was not given."""
 
 
@@ -34,11 +35,29 @@ def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: 
     resume: continue the run in `out`. With retry_errors (the default), episodes whose
         record has an infrastructure error (worker died, timed out, API or device
         unreachable; see `antrap_gym.eval.errors`) are run again instead of counted
-        as finished failures; their old records move to `out/retried.jsonl`.
+        as finished failures; their old records move to `out/retried.jsonl`. A resume
+        with another setup or other agents than `out/config.json` records is refused
+        (`RunMismatch`).
+
+    `out` is locked for the run (`rundir.lock_run_dir`): a second run on it, in any
+    process, is refused (`RunDirBusy`) before it runs or writes anything. These and
+    `ResultsExist` are `RunDirError`s; a line of `out/episodes.jsonl` that is not an
+    episode record is a `store.BadRecord` naming it.
     """
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    console = console or Console()
+    with lock_run_dir(out):
+        if resume:
+            check_same_run(config, out)
+        return _evaluate(config, out, workers=workers, backend=backend, resume=resume,
+                         ray_address=ray_address, console=console or Console(),
+                         progress=progress, artifacts=artifacts, retry_errors=retry_errors,
+                         inline=inline)
+
+
+def _evaluate(config: EvalConfig, out: Path, *, workers: int, backend: str, resume: bool,
+              ray_address: str | None, console: Console, progress: bool, artifacts: bool,
+              retry_errors: bool, inline: bool) -> dict[str, Any]:
+    """`evaluate` in a results folder this process holds."""
     store = EpisodeStore(out / "episodes.jsonl")
     if store.records and not resume:
         store.close()

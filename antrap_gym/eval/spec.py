@@ -112,6 +112,16 @@ class EvalConfig:
             raise ValueError(f"screens must be one of {', '.join(SCREENS)}")
         if not (isinstance(self.screens_sample, int | float) and 0.0 <= self.screens_sample <= 1.0):
             raise ValueError("screens_sample must be a fraction between 0 and 1")
+        # a count or time out of range would run nothing, or fail every episode, and say nothing
+        for name, least in (("runs", 1), ("variants", 1), ("trap_retries", 0)):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < least):
+                raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
+        for name in ("episode_timeout_s", "worker_start_timeout_s"):
+            if not getattr(self, name) > 0:  # NaN too
+                raise ValueError(f"{name} must be a number of seconds above 0, "
+                                 f"got {getattr(self, name)!r}")
 
     def keeps_screens(self, spec: EpisodeSpec, failed: bool) -> bool:
         """Whether an episode's screens are saved: the failures and, for `sample`, every

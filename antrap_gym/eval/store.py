@@ -7,6 +7,10 @@ last line is cut off when the file is opened again.
 `drop(ids)` takes records out (to run those episodes again, as `--resume` does
 for infrastructure errors): the file is rewritten atomically without them and
 the dropped lines are appended to `retried.jsonl` beside it, so nothing is lost.
+
+A complete line that is JSON but not an episode record (an object with the keys
+the harness and its summary read) is not a torn write: it is refused with a
+`BadRecord` naming the file and line, never dropped or left to fail later.
 """
 
 from __future__ import annotations
@@ -16,6 +20,27 @@ import os
 import time
 from pathlib import Path
 from typing import Any
+
+#: what the runner and the summary read of every record (`antrap_gym.eval.metrics`)
+REQUIRED_KEYS = ("id", "agent", "task", "variant", "setting", "success", "steps")
+
+
+class BadRecord(ValueError):
+    """A line of an episodes file is JSON but not an episode record."""
+
+
+def check_record(rec: Any, path: Path, line: int) -> dict[str, Any]:
+    """`rec` if it is an episode record, else a BadRecord naming `path` and `line`."""
+    where = f"{path}, line {line}"
+    if not isinstance(rec, dict):
+        raise BadRecord(f"{where}: not an episode record (a JSON object), but {type(rec).__name__}")
+    missing = [k for k in REQUIRED_KEYS if k not in rec]
+    if missing:
+        raise BadRecord(f"{where}: an episode record without {', '.join(missing)}")
+    for key in ("success", "steps"):
+        if isinstance(rec[key], bool) or not isinstance(rec[key], int | float):
+            raise BadRecord(f"{where}: {key} must be a number, got {rec[key]!r}")
+    return rec
 
 
 class EpisodeStore:
@@ -32,14 +57,13 @@ class EpisodeStore:
         data = self.path.read_bytes()
         keep = data.rfind(b"\n") + 1  # everything after the last newline is a torn write
         good = bytearray()
-        for line in data[:keep].splitlines(keepends=True):
+        for number, line in enumerate(data[:keep].splitlines(keepends=True), start=1):
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError:
                 continue  # a torn line in the middle (from an older crash): drop it
-            if isinstance(rec, dict) and "id" in rec:
-                self.records.append(rec)
-                good += line
+            self.records.append(check_record(rec, self.path, number))
+            good += line
         if len(good) != len(data):
             tmp = self.path.with_suffix(".jsonl.tmp")
             tmp.write_bytes(bytes(good))
@@ -81,19 +105,21 @@ class EpisodeStore:
 
 
 def load_records(path: str | Path) -> list[dict[str, Any]]:
-    """Read `episodes.jsonl` (a directory or the file), skipping a torn last line."""
+    """Read `episodes.jsonl` (a directory or the file), skipping a torn last line; a
+    BadRecord for a line that is JSON but not an episode record."""
     p = Path(path)
     if p.is_dir():
         p = p / "episodes.jsonl"
     out = []
     with p.open("rb") as f:
-        for line in f:
+        for number, line in enumerate(f, start=1):
             if not line.endswith(b"\n"):
                 break
             try:
-                out.append(json.loads(line))
+                rec = json.loads(line)
             except json.JSONDecodeError:
                 continue
+            out.append(check_record(rec, p, number))
     return out
 
 
