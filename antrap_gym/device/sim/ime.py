@@ -25,9 +25,7 @@ def cursor_at(value: str, rect: tuple[int, int, int, int], x: float, y: float, s
     """The cursor index closest to a tap at (x, y) inside an edit box."""
     inner_w = max(1, rect[2] - rect[0] - pad - pad_top)
     if not multiline:
-        widths = txt.prefix_widths(value, size)
-        rel = x - rect[0] - pad
-        return min(range(len(widths)), key=lambda i: abs(widths[i] - rel))
+        return txt.index_at(value, size, x - rect[0] - pad)
     lines = txt.wrap(value, size, inner_w)
     lh = txt.line_height(size)
     row = int((y - rect[1] - pad_top) // lh)
@@ -35,9 +33,7 @@ def cursor_at(value: str, rect: tuple[int, int, int, int], x: float, y: float, s
         return len(value)
     row = max(0, row)
     start, end = lines[row]
-    widths = txt.prefix_widths(value[start:end], size)
-    rel = x - rect[0] - pad
-    return start + min(range(len(widths)), key=lambda i: abs(widths[i] - rel))
+    return start + txt.index_at(value[start:end], size, x - rect[0] - pad)
 
 
 def insert(act: Activity, text: str) -> bool:

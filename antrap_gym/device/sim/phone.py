@@ -562,15 +562,33 @@ class Phone:
         return bool(found)
 
     def input_text(self, text: str) -> bool:
+        """`input text`: the characters as typed keys, a newline being the Enter key (as in
+        Android's virtual key map and AndroidWorld's typing): a new line in a multi-line
+        field, the IME action in a single-line one, which takes no newline."""
         self.advance()
-        act = self._typing_target()
-        if act is None:
-            return False
-        ok = ime.insert(act, text)
-        if ok:
-            act.on_text_changed(self, act.focus or "")
+        ok = False
+        multiline: tuple[Activity, str, bool] | None = None  # the last field looked up
+        while True:
+            act = self._typing_target()
+            if act is None or act.focus is None:
+                return ok
+            field = act.focus
+            head, newline, rest = text, "", ""
+            if "\n" in text:
+                if multiline is None or multiline[:2] != (act, field):
+                    multiline = (act, field, self._field_is_multiline(act, field))
+                if not multiline[2]:
+                    head, newline, rest = text.partition("\n")
+            if head and ime.insert(act, head):
+                act.on_text_changed(self, field)
+                ok = True
+                self.changed()
+            if not newline:
+                return ok
+            self._enter(act)
+            ok = True
             self.changed()
-        return ok
+            text = rest
 
     def ime_key(self, key: str) -> None:
         """A tap on the soft keyboard."""

@@ -19,7 +19,9 @@ Color = tuple[int, int, int]
 
 @lru_cache(maxsize=16384)
 def text_mask(s: str, size: int, bold: bool = False) -> np.ndarray:
+    """One line of text as a mask (a newline drawn as a space: see `txt.shapeable`)."""
     f = txt.font(size)
+    s = txt.shapeable(s)
     x0, y0, x1, y1 = f.getbbox(s) if s else (0, 0, 0, 0)
     w = max(1, x1 + 2)
     h = max(1, int(size * 1.3))
@@ -284,13 +286,30 @@ def _clip(rect, clip, canvas):
     return x0, y0, x1, y1
 
 
+def _on_canvas(rect: tuple[int, int, int, int], canvas: np.ndarray, reach: int
+               ) -> tuple[int, int, int, int] | None:
+    """`rect` with each side that lies more than `reach` outside the canvas brought in to
+    `reach` outside it (None: no part of it is on the canvas). A rounded shape whose
+    corners fit in `reach` looks the same on the canvas, and a view taller than many
+    screens (a field holding thousands of lines) costs a mask the size of the screen."""
+    h, w = canvas.shape[:2]
+    x0, y0, x1, y1 = rect
+    if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
+        return None
+    return max(x0, -reach), max(y0, -reach), min(x1, w + reach), min(y1, h + reach)
+
+
 def rounded(canvas: np.ndarray, rect: tuple[int, int, int, int], r: int, color: Color,
             clip=None, bg: Color | None = None) -> None:
     x0, y0, x1, y1 = rect
     if x1 <= x0 or y1 <= y0:
         return
+    r = min(r, (x1 - x0) // 2, (y1 - y0) // 2)
+    shown = _on_canvas(rect, canvas, 2 * r + 2)
+    if shown is None:
+        return
+    x0, y0, x1, y1 = shown
     w, h = x1 - x0, y1 - y0
-    r = min(r, w // 2, h // 2)
     if bg is None and w * h > 40_000 and r > 0:
         # a big card over an unknown background: fill the body, blend only the corners
         fill(canvas, (x0 + r, y0, x1 - r, y1), color, clip)
@@ -309,6 +328,10 @@ def outline(canvas: np.ndarray, rect: tuple[int, int, int, int], r: int, width: 
     x0, y0, x1, y1 = rect
     if x1 <= x0 or y1 <= y0:
         return
+    shown = _on_canvas(rect, canvas, 2 * max(r, width) + 2)
+    if shown is None:
+        return
+    x0, y0, x1, y1 = shown
     paste(canvas, ("ring", (x1 - x0, y1 - y0, r, width)), x0, y0, color, bg, clip)
 
 

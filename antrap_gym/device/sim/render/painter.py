@@ -257,6 +257,10 @@ def _paint_into(phone: Phone, buf: FrameBuffer, recall: bool = True) -> None:
         _draw_all(p, windows, toast, phone, r)
 
 
+#: a single-line field's text wider than this (px) is drawn only where it shows, not as one
+#: glyph run the width of the whole text (10,000 characters would be a 250,000 px mask)
+LONG_LINE_PX = 4096
+
 #: how far outside its rect a view's drawing may reach (a slider's thumb, a label under
 #: an app icon), in dp: the damage box of a view is its rect grown by this
 DAMAGE_MARGIN_DP = 12
@@ -511,7 +515,11 @@ class Painter:
         shift = 0
         if cursor is not None:
             shift = max(0, txt.text_width(value[:cursor], size) - (inner[2] - inner[0]) + self.dp(4))
-        self.line(value, (inner[0] - shift, y0, inner[2] + 10**6, y1), size, t.on_surface, box,
+        shown, skip = value, 0
+        if txt.text_width(value, size) > LONG_LINE_PX:  # draw only what shows, give or take a glyph
+            a, b = txt.span_between(value, size, shift - size, shift + inner[2] - inner[0] + size)
+            shown, skip = value[a:b], txt.text_width(value[:a], size)
+        self.line(shown, (inner[0] - shift + skip, y0, inner[2] + 10**6, y1), size, t.on_surface, box,
                   inner_bg)
         if cursor is not None:
             cx = inner[0] - shift + txt.text_width(value[:cursor], size)
