@@ -45,6 +45,7 @@ def test_content_provider_format_and_crud(dev):
     assert dev.shell(f"content query --uri {uri}/data").stdout == "No result found.\n"
     bad = dev.shell(f"content query --uri {uri}/contacts --where 'no_such_col=1'")
     assert bad.exit_code != 0 and "no such column" in bad.stderr
+    assert bad.stderr.count("Error while accessing provider") == 1, bad.stderr
     assert dev.shell("content query --uri content://nope/x").exit_code != 0
 
 

@@ -93,7 +93,7 @@ class ContentProvider(SqliteStore):
             cur = self.db.execute(sql, args or [])
             rows = cur.fetchall()
         except (sqlite3.Error, sqlite3.Warning) as e:
-            raise ContentError(f"Error while accessing provider:{self.authority}\n{e}") from None
+            raise ContentError(f"{self.authority}\n{e}") from None  # the command says the rest
         return [d[0] for d in cur.description], rows
 
     def insert(self, path: str, values: dict[str, Any]) -> int:
