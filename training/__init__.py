@@ -5,6 +5,7 @@ by `antrap_gym`, which works without torch; `config`, `data` and `cli` import
 without torch too (the rest load it when they run).
 
 - `config`: `TrainConfig` from YAML (`configs/train/*.yaml`), `load_config`.
+- `config_errors`: `ConfigError`, validation errors as messages naming the dotted key.
 - `data`: `collect` — the oracle's steps as chat rows in the policy format.
 - `tiny`: `build_tiny_policy` (built locally, never downloaded), `load_policy`.
 - `sft`: `run_sft` on TRL's `SFTTrainer`; `grpo`: `run_grpo` on `GRPOTrainer`.

@@ -142,6 +142,7 @@ def run_train(args: argparse.Namespace) -> int:
         return _err(e.args[0] if e.args else str(e))
     resume = bool(args.resume or cfg.train.resume)
     out = cfg.run_dir(args.stage, args.out)
+    fresh = _first_missing(out)
     from antrap_gym.training.callbacks import RunExists
 
     try:
@@ -156,9 +157,35 @@ def run_train(args: argparse.Namespace) -> int:
                 return _err(f"the GRPO trainer is not available: {e}")
             final = run_grpo(cfg, out, resume)
     except (ConfigError, FileNotFoundError, RunExists) as e:
+        _discard(fresh, out)
         return _err(e.args[0] if e.args else str(e))
     print(final)
     return 0
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The outermost folder of `path` that does not exist yet (None when `path` exists):
+    what a run starting there creates."""
+    path = path.absolute()
+    if path.exists():
+        return None
+    while not path.parent.exists():
+        path = path.parent
+    return path
+
+
+def _discard(created: Path | None, run: Path) -> None:
+    """Remove the folders a run that failed on its config created (`created`, from
+    `_first_missing`), unless it got as far as a checkpoint or a final model."""
+    import shutil
+
+    from antrap_gym.training.callbacks import FINAL_DIR, checkpoints
+
+    if created is None or not created.is_dir():
+        return
+    if run.is_dir() and (checkpoints(run) or (run / FINAL_DIR).exists()):
+        return
+    shutil.rmtree(created, ignore_errors=True)
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -12,27 +12,35 @@ commented examples):
     train       output directory, seed, checkpointing, logging, resume
     eval_after  the evaluation of the final checkpoint with the harness
 
-`load_config(path, overrides)` reads the YAML, applies `key.sub=value`
+Each section is a pydantic dataclass: typed fields with their bounds, unknown keys
+refused. `load_config(path, overrides)` reads the YAML, applies `key.sub=value`
 overrides (values are YAML: `sft.lr=1e-4`, `env.tasks=[A,B]`, `model.path=null`)
-and validates: an unknown key is an error naming the section, its known keys
-and the closest match. Nothing here imports torch; the device helpers at the
-bottom import it lazily.
+and validates; every error names the dotted key (`training.config_errors`).
+Nothing here imports torch; the device helpers at the bottom import it lazily.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import types
-import typing
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+from pydantic.dataclasses import dataclass
 
 from antrap_gym.agents.policy import PolicyConfig
 from antrap_gym.configs import config_dir
+from antrap_gym.training.config_errors import ConfigError, check_passthrough, describe, unknown_key
 from antrap_gym.training.disturbances import check_weights
 
 CONFIG_DIR = config_dir("train")
@@ -48,47 +56,125 @@ MIXED_P = 0.016
 DEFAULT_POLICY: dict[str, Any] = {"observation": "text"}
 
 
-class ConfigError(ValueError):
-    """A training config that cannot be used (the message says which key and why)."""
+# --- value types ---------------------------------------------------------------------------------
+
+#: every section: unknown keys refused, assignments checked, numbers taken where text is
+#: expected (`env.suite: 7`), no NaN or infinity
+_SECTION = ConfigDict(extra="forbid", validate_assignment=True, coerce_numbers_to_str=True,
+                      allow_inf_nan=False)
+
+
+def _whole(value: Any) -> Any:
+    """YAML reads `1e3` as text and a bool is no count: `1e3` -> 1000, True refused."""
+    if isinstance(value, bool):
+        raise ValueError(f"must be an integer, got {value!r}")
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        return int(number) if number.is_integer() else value
+    return value
+
+
+def _real(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError(f"must be a number, got {value!r}")
+    return value
+
+
+def _flag(value: Any) -> Any:
+    """true / false (or yes / no ...), never a number standing for one."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        raise ValueError(f"must be true or false, got {value!r}")
+    return value
+
+
+def _listed(value: Any) -> Any:
+    """A list key also takes one item, or items separated by commas (`env.tasks=A,B`)."""
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [value]
+    return value
+
+
+def _within(lo: float, hi: float, *, hi_open: bool = False):
+    """A check that a number lies in [lo, hi] (or [lo, hi))."""
+    def check(value: float) -> float:
+        if value < lo or value > hi or (hi_open and value == hi):
+            raise ValueError(f"must be in [{lo:g}, {hi:g}{')' if hi_open else ']'}, got {value!r}")
+        return value
+    return AfterValidator(check)
+
+
+Int = Annotated[int, BeforeValidator(_whole)]
+Count = Annotated[int, BeforeValidator(_whole), Field(ge=1)]  # a size or step count: 1 or more
+Flag = Annotated[bool, BeforeValidator(_flag)]
+Float = Annotated[float, BeforeValidator(_real)]
+Positive = Annotated[float, BeforeValidator(_real), Field(gt=0)]
+NonNegative = Annotated[float, BeforeValidator(_real), Field(ge=0)]
+Probability = Annotated[float, BeforeValidator(_real), _within(0.0, 1.0)]
+Fraction = Annotated[float, BeforeValidator(_real), _within(0.0, 1.0, hi_open=True)]  # in [0, 1)
+StrList = Annotated[list[str], BeforeValidator(_listed)]
+IntList = Annotated[list[Int], BeforeValidator(_listed)]
+
+
+def _modules(names: list[str]) -> list[str]:
+    if not names or any(not n.strip() for n in names):
+        raise ValueError("must name at least one module (or [all-linear])")
+    return names
+
+
+def _weights(weights: dict[str, Any]) -> dict[str, Any]:
+    check_weights(weights)
+    return weights
 
 
 # --- sections -----------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class TinyConfig:
     """Sizes of the tiny policy built when `model.path` is null (`training.tiny`)."""
 
     arch: Literal["auto", "qwen3", "qwen2"] = "auto"  # auto: Qwen3 if this transformers has it
-    hidden_size: int = 64
-    num_layers: int = 2
-    num_heads: int = 4
-    num_kv_heads: int = 2
-    intermediate_size: int = 128
-    vocab_size: int = 4096
-    max_position_embeddings: int = 8192
-    corpus_variants: int = 2  # seeded variants per task template in the tokenizer corpus
+    hidden_size: Count = 64
+    num_layers: Count = 2
+    num_heads: Count = 4
+    num_kv_heads: Count = 2
+    intermediate_size: Count = 128
+    vocab_size: Count = 4096
+    max_position_embeddings: Count = 8192
+    corpus_variants: Count = 2  # seeded variants per task template in the tokenizer corpus
     # model.family set (a tiny Qwen2.5-VL / Qwen3-VL, `training.tiny_qwen_vl`): the vision tower
-    vision_hidden_size: int = 32
-    vision_layers: int = 2
-    vision_heads: int = 2
-    image_tokens: int = 36  # a screenshot's merged image tokens at most (max_pixels = this x factor^2)
+    vision_hidden_size: Count = 32
+    vision_layers: Count = 2
+    vision_heads: Count = 2
+    #: a screenshot's merged image tokens at most (max_pixels = this x factor^2; min_pixels is 4 x)
+    image_tokens: Annotated[int, BeforeValidator(_whole), Field(ge=4)] = 36
+
+    @model_validator(mode="after")
+    def _heads(self) -> TinyConfig:
+        if self.hidden_size % self.num_heads or self.num_heads % self.num_kv_heads:
+            raise ValueError("hidden_size must divide by num_heads, num_heads by num_kv_heads")
+        return self
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class LoRAConfig:
     """LoRA adapters (peft) instead of full fine-tuning: the base stays frozen, only the
     adapters train, and checkpoints hold the adapters alone (`training.lora`)."""
 
-    r: int = 16
-    alpha: float = 32.0
-    dropout: float = 0.05
+    r: Count = 16
+    alpha: Positive = 32.0
+    dropout: Fraction = 0.05
     #: module names (Qwen's attention and MLP projections), or [all-linear]
-    target_modules: list[str] = field(default_factory=lambda: [
+    target_modules: Annotated[StrList, AfterValidator(_modules)] = field(default_factory=lambda: [
         "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"])
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class ModelConfig:
     path: str | None = None  # a local HF model directory; null = build the tiny policy
     #: the VLM family (its coordinates and image geometry): null = read from path's config.json
@@ -98,24 +184,24 @@ class ModelConfig:
     lora: LoRAConfig | None = None  # null: full fine-tuning
     dtype: Literal["auto", "float32", "bfloat16", "float16"] = "auto"
     device: Literal["auto", "cpu", "cuda"] = "auto"
-    trust_remote_code: bool = False
+    trust_remote_code: Flag = False
     attn_implementation: str | None = None  # e.g. sdpa, flash_attention_2 (GPU)
-    gradient_checkpointing: bool = False
+    gradient_checkpointing: Flag = False
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class EnvConfig:
     suite: str = "antrap-mini"
-    tasks: list[str] | None = None  # template ids; null = the suite's templates
-    variants: int = 2  # seeded task variants per template used for training
+    tasks: StrList | None = None  # template ids; null = the suite's templates
+    variants: Count = 2  # seeded task variants per template used for training
     #: training variants are first_variant .. first_variant+variants-1; the harness
     #: evaluates variants 0..k-1, so the default keeps training and test tasks apart
-    first_variant: int = 100
+    first_variant: Annotated[int, BeforeValidator(_whole), Field(ge=0)] = 100
     obs_mode: Literal["text", "screenshot"] | None = None  # null: from policy.observation
-    max_steps: int | None = None  # step budget override; null = the task's own
+    max_steps: Count | None = None  # step budget override; null = the task's own
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class TrapsConfig:
     """The training trap setting.
 
@@ -128,118 +214,122 @@ class TrapsConfig:
 
     mode: str = "clean"
     stack: Any = None
-    p: float | None = None
+    p: Probability | None = None
     window: Any = None  # a fraction of the budget, or [first, last]
-    at_least_once: bool | None = None
-    max_events: int | None = None
-    duration: list[int] | None = None
-    steps: list[int] | None = None
+    at_least_once: Flag | None = None
+    max_events: Count | None = None
+    duration: IntList | None = None
+    steps: IntList | None = None
     params: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class CollectConfig:
     """How SFT data is collected when `sft.data` is empty (`training.data.collect`)."""
 
-    traps: list[str] = field(default_factory=lambda: ["clean", "train"])  # train = the `traps` section
-    seeds: int = 1  # trap seeds per (task, variant) under each trapped setting
-    success_only: bool = True  # keep only episodes the oracle finished successfully
+    traps: StrList = field(default_factory=lambda: ["clean", "train"])  # train = the `traps` section
+    seeds: Count = 1  # trap seeds per (task, variant) under each trapped setting
+    success_only: Flag = True  # keep only episodes the oracle finished successfully
     thought: Literal["summary", "none"] = "summary"
-    noise: float = 0.0  # per-step probability of a disturbance instead of the oracle's action (DART)
+    noise: Fraction = 0.0  # per-step probability of a disturbance instead of the oracle's action (DART)
     # relative weights of the disturbance kinds (wait, back, home, tap, miss); empty = all alike
-    noise_kinds: dict[str, float] = field(default_factory=dict)
+    noise_kinds: Annotated[dict[str, Any], AfterValidator(_weights)] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class SFTSection:
-    data: list[str] = field(default_factory=list)  # JSONL files or `antrap collect` dirs; empty = collect
+    data: StrList = field(default_factory=list)  # JSONL files or `antrap collect` dirs; empty = collect
     collect: CollectConfig = field(default_factory=CollectConfig)
-    epochs: float = 1.0
-    max_steps: int | None = None  # overrides epochs
-    lr: float = 2e-4
+    epochs: Positive = 1.0
+    max_steps: Count | None = None  # overrides epochs
+    lr: NonNegative = 2e-4
     lr_scheduler: str = "linear"
-    warmup: float = 0.0  # steps, or a fraction of the total in [0, 1)
-    weight_decay: float = 0.0
-    batch_size: int = 4
-    grad_accum: int = 1
-    max_length: int | None = 4096  # longer rows are dropped (a cut target teaches nothing)
-    completion_only_loss: bool = True
-    packing: bool = False
+    warmup: NonNegative = 0.0  # steps, or a fraction of the total in [0, 1)
+    weight_decay: NonNegative = 0.0
+    batch_size: Count = 4
+    grad_accum: Count = 1
+    max_length: Count | None = 4096  # longer rows are dropped (a cut target teaches nothing)
+    completion_only_loss: Flag = True
+    packing: Flag = False
     extra: dict[str, Any] = field(default_factory=dict)  # any other trl.SFTConfig argument
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class RewardWeights:
-    format: float = 0.1
-    validity: float = 0.2
-    progress: float = 1.0
+    format: NonNegative = 0.1
+    validity: NonNegative = 0.2
+    progress: NonNegative = 1.0
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class GRPOSection:
     """GRPO settings; `training.grpo` reads them (this module only holds and checks them)."""
 
     granularity: Literal["step", "episode"] = "step"
     init_from: str | None = None  # start from this checkpoint (e.g. an SFT run's `final`)
-    steps: int = 100
-    num_generations: int = 4
-    batch_size: int = 4  # completions per device per step (a multiple of num_generations)
-    grad_accum: int = 1
-    lr: float = 1e-6
-    beta: float = 0.0
+    steps: Count = 100
+    #: completions per prompt; GRPO compares the completions of a group, so 2 or more
+    num_generations: Annotated[int, BeforeValidator(_whole), Field(ge=2)] = 4
+    batch_size: Count = 4  # completions per device per step (a multiple of num_generations)
+    grad_accum: Count = 1
+    lr: NonNegative = 1e-6
+    beta: NonNegative = 0.0
     loss_type: str = "dapo"
-    max_completion_length: int = 256
-    temperature: float = 1.0
-    top_p: float = 1.0
+    max_completion_length: Count = 256
+    temperature: Positive = 1.0
+    top_p: Annotated[float, BeforeValidator(_real), Field(gt=0, le=1)] = 1.0
     reward_weights: RewardWeights = field(default_factory=RewardWeights)
-    refresh_every: int = 10  # re-gather trap states every N steps (step granularity)
-    states_per_refresh: int = 32
-    oracle_share: float = 0.5  # share of states reached by the oracle (vs the policy)
-    trapped_weight: float = 4.0  # states where a trap acts are this many times as likely to be trained on
-    discount: float = 1.0  # episode granularity: per-step discount of the return
-    per_step_reward: float = 0.0  # episode granularity: reward (cost if < 0) per step taken
-    max_turns: int | None = None  # episode granularity: null = the task's budget
+    refresh_every: Count = 10  # re-gather trap states every N steps (step granularity)
+    states_per_refresh: Count = 32
+    oracle_share: Probability = 0.5  # share of states reached by the oracle (vs the policy)
+    trapped_weight: Positive = 4.0  # states where a trap acts are this many times as likely to be trained on
+    discount: Probability = 1.0  # episode granularity: per-step discount of the return
+    per_step_reward: Float = 0.0  # episode granularity: reward (cost if < 0) per step taken
+    max_turns: Count | None = None  # episode granularity: null = the task's budget
+    #: episode granularity: an episode whose conversation (prompt and replies) reaches this
+    #: many tokens ends, unsolved
+    max_context_tokens: Count = 6144
     #: where rollout environments live: this process, Gymnasium async vector env
     #: processes (one per environment), or Ray actors (`ray_address`: a cluster; null = local)
     rollout: Literal["sync", "async", "ray"] = "sync"
-    num_envs: int = 4  # environments played together (one batched generate per turn)
-    rollout_workers: int | None = None  # ray: actors sharing the environments (null = one each)
+    num_envs: Count = 4  # environments played together (one batched generate per turn)
+    rollout_workers: Count | None = None  # ray: actors sharing the environments (null = one each)
     ray_address: str | None = None
-    use_vllm: bool = False  # colocated vLLM generation (GPU, when vllm is installed)
+    use_vllm: Flag = False  # colocated vLLM generation (GPU, when vllm is installed)
     vllm_mode: Literal["colocate", "server"] = "colocate"
-    vllm_gpu_memory_utilization: float = 0.3
+    vllm_gpu_memory_utilization: Annotated[float, BeforeValidator(_real), Field(gt=0, le=1)] = 0.3
     extra: dict[str, Any] = field(default_factory=dict)  # any other trl.GRPOConfig argument
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class RunConfig:
     out: str | None = None  # run directory root; null = runs/<config name>; a stage goes in <out>/<stage>
-    seed: int = 0
-    save_steps: int = 50
-    save_total_limit: int | None = 2
-    logging_steps: int = 1
-    resume: bool = False
+    seed: Annotated[int, BeforeValidator(_whole), Field(ge=0)] = 0
+    save_steps: Count = 50
+    save_total_limit: Count | None = 2
+    logging_steps: Count = 1
+    resume: Flag = False
     report_to: Literal["auto", "none", "tensorboard"] = "auto"  # auto: tensorboard when importable
-    progress: bool = True  # a rich progress bar with ETA
+    progress: Flag = True  # a rich progress bar with ETA
     #: CPU threads for torch (null: torch's default, one per core). On a shared or busy
     #: machine 1 can be several times faster than oversubscribed cores
-    threads: int | None = None
+    threads: Count | None = None
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class EvalAfterConfig:
-    enabled: bool = True
+    enabled: Flag = True
     suite: str = "antrap-mini"
-    tasks: list[str] | None = None  # a subset of templates (a throwaway suite is registered)
+    tasks: StrList | None = None  # a subset of templates (a throwaway suite is registered)
     traps: Any = "all"  # the harness's protocol: all | none | a layer | types | a protocol YAML
-    variants: int | None = 1
-    runs: int = 1
-    workers: int = 1
-    max_new_tokens: int = 256
+    variants: Count | None = 1
+    runs: Count = 1
+    workers: Count = 1
+    max_new_tokens: Count = 256
     out: str | None = None  # null = <run dir>/eval
 
 
-@dataclass
+@dataclass(config=_SECTION)
 class TrainConfig:
     name: str = ""
     description: str = ""
@@ -369,150 +459,54 @@ def trap_stack(cfg: TrapsConfig) -> list[dict[str, Any]]:
     return out
 
 
+
 # --- loading and validation ----------------------------------------------------------------------
 
-
-def _unknown(section: str, key: str, known: list[str]) -> ConfigError:
-    close = difflib.get_close_matches(key, known, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    where = f"{section}.{key}" if section else key
-    return ConfigError(f"unknown config key {where!r}{hint}; known keys"
-                       f"{' in ' + section if section else ''}: {', '.join(known)}")
+_TRAIN_CONFIG = TypeAdapter(TrainConfig)
+_POLICY = TypeAdapter(PolicyConfig)
+#: the keys a config file may set at the top (`source` is where it was read from)
+_TOP_KEYS = [f.name for f in dataclasses.fields(TrainConfig) if not f.metadata.get("internal")]
 
 
-def _coerce(value: Any, tp: Any, where: str) -> Any:
-    """`value` as type `tp` (YAML gives `1e-4` as a string; ints may stand for floats)."""
-    origin = typing.get_origin(tp)
-    if tp is Any:
-        return value
-    if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(tp)
-        if value is None and type(None) in args:
-            return None
-        errors = []
-        for a in args:
-            if a is type(None):
-                continue
-            try:
-                return _coerce(value, a, where)
-            except ConfigError as e:
-                errors.append(str(e))
-        raise ConfigError(errors[-1] if errors else f"{where}: bad value {value!r}")
-    if origin is Literal:
-        choices = typing.get_args(tp)
-        if value not in choices:
-            raise ConfigError(f"{where} must be one of {', '.join(map(str, choices))}, got {value!r}")
-        return value
-    if dataclasses.is_dataclass(tp):
-        if not isinstance(value, dict):
-            raise ConfigError(f"{where} must be a mapping, got {value!r}")
-        return _build(tp, value, where)
-    if origin is list:
-        (item,) = typing.get_args(tp) or (Any,)
-        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            value = [v.strip() for v in value.split(",") if v.strip()] if isinstance(value, str) else [value]
-        if not isinstance(value, (list, tuple)):
-            raise ConfigError(f"{where} must be a list, got {value!r}")
-        return [_coerce(v, item, f"{where}[{i}]") for i, v in enumerate(value)]
-    if origin is dict or tp is dict:
-        if not isinstance(value, dict):
-            raise ConfigError(f"{where} must be a mapping, got {value!r}")
-        return dict(value)
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no"):
-            return value.lower() in ("true", "yes")
-        raise ConfigError(f"{where} must be true or false, got {value!r}")
-    if tp is int:
-        if isinstance(value, bool):
-            raise ConfigError(f"{where} must be an integer, got {value!r}")
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str):
-            try:
-                return int(float(value)) if float(value).is_integer() else int(value)
-            except ValueError:
-                pass
-        raise ConfigError(f"{where} must be an integer, got {value!r}")
-    if tp is float:
-        if isinstance(value, bool):
-            raise ConfigError(f"{where} must be a number, got {value!r}")
-        if isinstance(value, (int, float)):
-            return float(value)
-        if isinstance(value, str):
-            try:
-                return float(value)
-            except ValueError:
-                pass
-        raise ConfigError(f"{where} must be a number, got {value!r}")
-    if tp is str:
-        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            return str(value)
-        raise ConfigError(f"{where} must be a string, got {value!r}")
-    return value
-
-
-def _build(cls: type, data: dict[str, Any], section: str = ""):
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
-    kwargs = {}
-    for key, value in data.items():
-        if key not in fields:
-            raise _unknown(section, str(key), list(fields))
-        where = f"{section}.{key}" if section else key
-        kwargs[key] = _coerce(value, hints[key], where)
-    return cls(**kwargs)
-
-
-def _policy(data: dict[str, Any]) -> dict[str, Any]:
+def _policy(data: Any) -> dict[str, Any]:
+    """The `policy` section over `DEFAULT_POLICY`, each value as PolicyConfig types it."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"policy must be a mapping of PolicyConfig fields, got {data!r}")
     known = [f.name for f in dataclasses.fields(PolicyConfig)]
     for key in data:
         if key not in known:
-            raise _unknown("policy", str(key), known)
+            raise unknown_key("policy", str(key), known)
+    merged = {**DEFAULT_POLICY, **data}
     try:
-        PolicyConfig(**data)
-    except (TypeError, ValueError) as e:
-        raise ConfigError(f"policy: {e}") from None
-    return dict(data)
+        checked = _POLICY.validate_python(merged)
+    except ValidationError as e:
+        raise describe(e, PolicyConfig, ("policy",)) from None
+    return {k: getattr(checked, k) for k in merged}
 
 
 def from_dict(data: dict[str, Any], source: str | None = None) -> TrainConfig:
     """A validated `TrainConfig` from a mapping (a parsed YAML file)."""
     if not isinstance(data, dict):
         raise ConfigError("a training config is a mapping of sections")
-    data = dict(data)
+    data = {str(k): v for k, v in data.items()}
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise unknown_key("", key, _TOP_KEYS)
     policy = data.pop("policy", None)
-    cfg = _build(TrainConfig, data)
-    if policy is not None:
-        if not isinstance(policy, dict):
-            raise ConfigError("policy must be a mapping of PolicyConfig fields")
-        cfg.policy = _policy({**DEFAULT_POLICY, **policy})
+    try:
+        cfg = _TRAIN_CONFIG.validate_python(data)
+    except ValidationError as e:
+        raise describe(e, TrainConfig) from None
+    cfg.policy = _policy({} if policy is None else policy)
     cfg.source = source
     validate(cfg)
     return cfg
 
 
 def validate(cfg: TrainConfig) -> None:
-    """Cross-field checks (each message names the key)."""
+    """Checks across keys and sections (each message names the keys)."""
     _policy(cfg.policy)
     cfg.trap_stack()  # raises ConfigError for a bad trap setting
-    t = cfg.model.tiny
-    if t.hidden_size % t.num_heads or t.num_heads % t.num_kv_heads:
-        raise ConfigError("model.tiny: hidden_size must divide by num_heads, num_heads by num_kv_heads")
-    if cfg.model.lora is not None:
-        check_lora(cfg.model.lora)
-    for where, v in (("sft.batch_size", cfg.sft.batch_size),
-                     ("grpo.num_generations", cfg.grpo.num_generations),
-                     ("grpo.batch_size", cfg.grpo.batch_size), ("env.variants", cfg.env.variants),
-                     ("train.save_steps", cfg.train.save_steps),
-                     ("train.logging_steps", cfg.train.logging_steps)):
-        if v < 1:
-            raise ConfigError(f"{where} must be at least 1, got {v}")
-    if cfg.grpo.num_generations < 2:
-        raise ConfigError("grpo.num_generations must be at least 2 (GRPO compares completions in a group)")
     if (cfg.grpo.batch_size * cfg.grpo.grad_accum) % cfg.grpo.num_generations:
         raise ConfigError("grpo.batch_size x grpo.grad_accum must be a multiple of grpo.num_generations")
     for name in cfg.sft.collect.traps:
@@ -522,26 +516,10 @@ def validate(cfg: TrainConfig) -> None:
             except ConfigError:
                 raise ConfigError(f"sft.collect.traps: {name!r} is not clean, train, mixed, a layer "
                                   "or a trap type") from None
-    if not 0.0 <= cfg.sft.collect.noise < 1.0:
-        raise ConfigError(f"sft.collect.noise must be in [0, 1), got {cfg.sft.collect.noise}")
-    try:
-        check_weights(cfg.sft.collect.noise_kinds)
-    except ValueError as e:
-        raise ConfigError(f"sft.collect.noise_kinds: {e}") from None
     if cfg.policy_config().shows_image and cfg.obs_mode() == "text":
         raise ConfigError("env.obs_mode text gives no screenshot, but policy.observation wants one")
-
-
-def check_lora(lora: LoRAConfig) -> None:
-    """The LoRA section's own checks (whether its modules exist is checked on the model)."""
-    if lora.r < 1:
-        raise ConfigError(f"model.lora.r must be at least 1, got {lora.r}")
-    if lora.alpha <= 0:
-        raise ConfigError(f"model.lora.alpha must be positive, got {lora.alpha}")
-    if not 0.0 <= lora.dropout < 1.0:
-        raise ConfigError(f"model.lora.dropout must be in [0, 1), got {lora.dropout}")
-    if not lora.target_modules or any(not str(m).strip() for m in lora.target_modules):
-        raise ConfigError("model.lora.target_modules must name at least one module (or [all-linear])")
+    check_passthrough(cfg.sft.extra, "sft", "SFTConfig", [f.name for f in dataclasses.fields(SFTSection)])
+    check_passthrough(cfg.grpo.extra, "grpo", "GRPOConfig", [f.name for f in dataclasses.fields(GRPOSection)])
 
 
 def parse_override(item: str) -> tuple[list[str], Any]:
@@ -593,14 +571,31 @@ def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _parse(p: Path) -> Any:
+    """A config file's YAML; unreadable, malformed or empty files are config errors."""
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{p}: cannot read the config file: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(e, "problem", None) or str(e)
+        raise ConfigError(f"{p}: not valid YAML{at}: {problem}") from None
+    if data is None:
+        raise ConfigError(f"{p}: config file is empty")
+    return data
+
+
 def read_yaml(path: str | Path, _seen: tuple[Path, ...] = ()) -> dict[str, Any]:
     """A config file as a mapping, its `extends:` parent (a path relative to it, or a
     name under configs/train/) merged underneath."""
     p = resolve_path(path).resolve()
     if p in _seen:
         raise ConfigError(f"{p}: extends itself ({' -> '.join(map(str, _seen))})")
-    with p.open(encoding="utf-8") as f:
-        data = yaml.safe_load(f) or {}
+    data = _parse(p)
     if not isinstance(data, dict):
         raise ConfigError(f"{p}: a training config is a mapping of sections")
     parent = data.pop("extends", None)
@@ -615,7 +610,8 @@ def read_yaml(path: str | Path, _seen: tuple[Path, ...] = ()) -> dict[str, Any]:
 def load_config(path: str | Path | None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
     """Read a YAML training config (or the defaults, `path=None`), apply overrides, validate.
 
-    A config may start with `extends: other.yaml` to change only some keys of another."""
+    A config may start with `extends: other.yaml` to change only some keys of another.
+    An empty file is an error, not a run with every default."""
     data: dict[str, Any] = {}
     source = None
     if path is not None:
@@ -763,7 +759,6 @@ __all__ = [
     "TrainConfig",
     "TrapsConfig",
     "apply_overrides",
-    "check_lora",
     "checkpointing_kwargs",
     "configure_torch",
     "from_dict",

@@ -106,6 +106,8 @@ def grpo_args(config: TrainConfig, out: Path):
     """The `trl.GRPOConfig` of a run."""
     from trl import GRPOConfig
 
+    from antrap_gym.training.config_errors import trl_config
+
     g = config.grpo
     w = g.reward_weights
     kw: dict[str, Any] = trainer_kwargs(config, out)
@@ -131,7 +133,7 @@ def grpo_args(config: TrainConfig, out: Path):
     kw["reward_weights"] = [w.format, w.validity, w.progress, 0.0, 0.0] if g.granularity == "step" \
         else [1.0, 0.0, 0.0]
     kw.update(g.extra)
-    return GRPOConfig(**kw)
+    return trl_config(GRPOConfig, kw, "grpo")
 
 
 #: live row generators by key: `datasets` pickles a generator to fingerprint it, and

@@ -56,7 +56,7 @@ class EpisodeRollout:
         self.successes = 0
         self._specs_yielded = 0
         self.max_turns = g.max_turns
-        self.max_context = int(g.extra.get("max_context_tokens", 6144)) if isinstance(g.extra, dict) else 6144
+        self.max_context = g.max_context_tokens
 
     # --- the dataset -------------------------------------------------------------------------
     def specs(self):

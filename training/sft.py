@@ -99,6 +99,8 @@ def sft_args(config: TrainConfig, out: Path, vlm: bool):
     """The `trl.SFTConfig` of a run."""
     from trl import SFTConfig
 
+    from antrap_gym.training.config_errors import trl_config
+
     s = config.sft
     kw: dict[str, Any] = trainer_kwargs(config, out)
     kw.update(
@@ -115,7 +117,7 @@ def sft_args(config: TrainConfig, out: Path, vlm: bool):
         packing=s.packing,
     )
     kw.update(s.extra)
-    return SFTConfig(**kw)
+    return trl_config(SFTConfig, kw, "sft")
 
 
 def run_sft(config: TrainConfig, out: str | Path | None = None, resume: bool | None = None) -> Path:
