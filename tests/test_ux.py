@@ -4,11 +4,14 @@ duration as one number, and the progress bar's ETA weighs episodes by what they 
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from rich.console import Console
 
 from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
 
@@ -175,6 +178,33 @@ def test_eta_scales_a_cost_by_the_template_budget_when_that_budget_is_new():
     assert eta_seconds(model, [], 12.0, 12.0) == 0.0
 
 
+def test_a_result_costs_the_bar_the_same_however_many_episodes_are_left():
+    """The main job has 15,048 episodes: the ETA is summed per (agent, budget) kind of
+    pending episode, never per episode, so a result's update does not grow with the run
+    (a per-episode sum made the eval's own process its bottleneck)."""
+    from antrap_gym.eval.progress import CostModel, EvalProgress
+    from antrap_gym.eval.spec import EpisodeSpec
+
+    config = EvalConfig(agents=[AgentSpec.make("oracle"), AgentSpec.make("random")],
+                        suite="antrap", variants=3, traps="all", screens="none")
+    specs: list[EpisodeSpec] = config.episodes()
+    asked: list[tuple[str, int]] = []
+
+    class CountingModel(CostModel):
+        def expected(self, agent: str, budget: int) -> float | None:
+            asked.append((agent, budget))
+            return super().expected(agent, budget)
+
+    bar = EvalProgress(specs, [], Console(file=io.StringIO()), disable=True)
+    bar.model = CountingModel()
+    kinds = len(bar.pending)
+    assert len(specs) > 100 * kinds  # many episodes of each kind
+    for spec in specs[:50]:
+        bar.advance({"id": spec.key, "agent": spec.agent.label, "task": spec.task,
+                     "success": 1.0, "wall_s": 0.5})
+    assert 0 < len(asked) <= 50 * kinds
+
+
 def test_success_is_shown_per_agent():
     from antrap_gym.eval.progress import agent_rates
 
@@ -186,10 +216,6 @@ def test_success_is_shown_per_agent():
 
 
 def test_the_bar_of_a_real_run_shows_each_agents_success(tmp_path):
-    import io
-
-    from rich.console import Console
-
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=200)
     config = EvalConfig(agents=[AgentSpec.make("oracle"), AgentSpec.make("random")],

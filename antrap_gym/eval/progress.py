@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -39,39 +39,50 @@ Key = tuple[str, int]  # (agent label, the template's step budget)
 class CostModel:
     """Expected seconds of an episode, from finished ones: the mean for its agent and
     budget; else the agent's mean seconds per budget step times the budget; else the
-    same over every agent (nothing of this agent finished yet); else unknown (None)."""
+    same over every agent (nothing of this agent finished yet); else unknown (None).
+    Running sums: adding and asking cost the same however many episodes finished."""
 
     def __init__(self) -> None:
-        self._seconds: dict[Key, list[float]] = defaultdict(list)
+        self._by_key: dict[Key, list[float]] = defaultdict(lambda: [0.0, 0])  # seconds, count
+        self._per_step: dict[str | None, list[float]] = defaultdict(lambda: [0.0, 0])  # None: all
 
     def add(self, agent: str, budget: int, seconds: float) -> None:
-        self._seconds[(agent, max(1, budget))].append(max(0.0, seconds))
+        budget, seconds = max(1, budget), max(0.0, seconds)
+        for acc, value in ((self._by_key[(agent, budget)], seconds),
+                           (self._per_step[agent], seconds / budget),
+                           (self._per_step[None], seconds / budget)):
+            acc[0] += value
+            acc[1] += 1
 
     def expected(self, agent: str, budget: int) -> float | None:
         budget = max(1, budget)
-        same = self._seconds.get((agent, budget))
+        same = self._by_key.get((agent, budget))
         if same:
-            return sum(same) / len(same)
-        for keys in ([k for k in self._seconds if k[0] == agent], list(self._seconds)):
-            if keys:
-                per_step = [s / b for a, b in keys for s in self._seconds[(a, b)]]
-                return sum(per_step) / len(per_step) * budget
+            return same[0] / same[1]
+        for who in (agent, None):
+            steps = self._per_step.get(who)
+            if steps:
+                return steps[0] / steps[1] * budget
         return None
 
 
-def eta_seconds(model: CostModel, pending: Iterable[Key], work_s: float,
+def eta_seconds(model: CostModel, pending: Mapping[Key, int] | Iterable[Key], work_s: float,
                 elapsed_s: float) -> float | None:
-    """Wall seconds until the `pending` episodes are done: the sum of their expected costs,
-    divided by the rate this run has worked at (`work_s` episode-seconds finished in
-    `elapsed_s` wall seconds: about the number of busy workers). None until that is known."""
+    """Wall seconds until the `pending` episodes are done (their keys, or a count per key):
+    the sum of their expected costs, divided by the rate this run has worked at (`work_s`
+    episode-seconds finished in `elapsed_s` wall seconds: about the number of busy
+    workers). None until that is known."""
     if work_s <= 0 or elapsed_s <= 0:
         return None
+    counts = pending if isinstance(pending, Mapping) else Counter(pending)
     left = 0.0
-    for agent, budget in pending:
+    for (agent, budget), n in counts.items():
+        if n <= 0:
+            continue
         cost = model.expected(agent, budget)
         if cost is None:
             return None
-        left += cost
+        left += cost * n
     return left / (work_s / elapsed_s)
 
 
@@ -87,15 +98,30 @@ def budget_of(task: str) -> int:
         return 0
 
 
+class AgentTally:
+    """Each agent's episodes and successes so far, counted as records arrive."""
+
+    def __init__(self, agents: list[str], records: Iterable[dict[str, Any]] = ()) -> None:
+        self.agents = agents
+        self.done: Counter[str] = Counter()
+        self.wins: Counter[str] = Counter()
+        for r in records:
+            self.add(r)
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.done[record["agent"]] += 1
+        self.wins[record["agent"]] += record["success"] >= 1.0
+
+    def __str__(self) -> str:
+        """`oracle 100% · replay 68% · random 0%` (– before an agent's first episode)."""
+        return " · ".join(f"{a} {self.wins[a] / self.done[a]:.0%}" if self.done[a] else f"{a} –"
+                          for a in self.agents)
+
+
 def agent_rates(records: Iterable[dict[str, Any]], agents: list[str]) -> str:
     """`oracle 100% · replay 68% · random 0%`: each agent's success so far (– before its
     first episode), in the run's agent order."""
-    done: Counter[str] = Counter()
-    wins: Counter[str] = Counter()
-    for r in records:
-        done[r["agent"]] += 1
-        wins[r["agent"]] += r["success"] >= 1.0
-    return " · ".join(f"{a} {wins[a] / done[a]:.0%}" if done[a] else f"{a} –" for a in agents)
+    return str(AgentTally(agents, records))
 
 
 class CostEtaColumn(ProgressColumn):
@@ -121,7 +147,7 @@ class EvalProgress:
         done = {r["id"] for r in records}
         self.pending = Counter((s.agent.label, budget_of(s.task)) for s in specs
                                if s.key not in done)
-        self.records = list(records)
+        self.tally = AgentTally(self.agents, records)
         self.model = CostModel()
         for r in records:
             self._learn(r)
@@ -132,14 +158,14 @@ class EvalProgress:
                             TimeElapsedColumn(), TextColumn("eta"), CostEtaColumn(),
                             console=console, disable=disable)
         self.task = self.bar.add_task("eval", total=len(specs), completed=len(specs) - sum(
-            self.pending.values()), rates=agent_rates(self.records, self.agents), eta_until=None)
+            self.pending.values()), rates=str(self.tally), eta_until=None)
 
     def _learn(self, record: dict[str, Any]) -> None:
         if isinstance(record.get("wall_s"), int | float):
             self.model.add(record["agent"], budget_of(record["task"]), float(record["wall_s"]))
 
     def advance(self, record: dict[str, Any]) -> None:
-        self.records.append(record)
+        self.tally.add(record)
         self._learn(record)
         key = (record["agent"], budget_of(record["task"]))
         if self.pending[key] > 0:
@@ -149,8 +175,8 @@ class EvalProgress:
         now = time.monotonic()
         if self.started is None:  # not the workers' start-up: that is no episode's cost
             self.started = now - seconds
-        eta = eta_seconds(self.model, self.pending.elements(), self.work_s, now - self.started)
-        self.bar.update(self.task, advance=1, rates=agent_rates(self.records, self.agents),
+        eta = eta_seconds(self.model, self.pending, self.work_s, now - self.started)
+        self.bar.update(self.task, advance=1, rates=str(self.tally),
                         eta_until=None if eta is None else now + eta)
 
     def __enter__(self) -> EvalProgress:
@@ -161,4 +187,4 @@ class EvalProgress:
         self.bar.__exit__(*exc)  # type: ignore[arg-type]
 
 
-__all__ = ["CostModel", "EvalProgress", "agent_rates", "budget_of", "eta_seconds"]
+__all__ = ["AgentTally", "CostModel", "EvalProgress", "agent_rates", "budget_of", "eta_seconds"]
