@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from antrap_gym.device.sim.intents import Intent, IntentFilter
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 from antrap_gym.device.sim.toolkit.popups import Dialog, Menu
 
@@ -68,6 +69,17 @@ class Activity:
     def on_pause(self, phone: Phone) -> None:
         """The activity stops being in front (HOME, another app, recents): save drafts."""
 
+    def on_intent(self, phone: Phone, intent: Intent) -> None:
+        """An intent with data (a VIEW of a file or a URL) started or reached this
+        activity (`App.intent_filters`, `am start -d`)."""
+
+    def open_with(self, phone: Phone, package: str, activity: str, action: str, data: str,
+                  mime: str) -> None:
+        """An app picked in the "Open with" chooser shown over this activity."""
+        from antrap_gym.device.sim.intents import deliver
+
+        deliver(phone, package, Intent(action, data, mime), activity or None)
+
     def text_toolbar(self, phone: Phone, what: str, field: str, under: Dialog | None = None,
                      anchor: tuple[int, int] = (0, 0)) -> None:
         """An item of an edit field's floating toolbar (Cut, Copy, Paste, Select all)."""
@@ -104,6 +116,9 @@ class App:
     #: intent actions `am start -a` resolves to this app: action -> activity name
     #: (None: the main activity)
     intents: ClassVar[Mapping[str, str | None]] = {}
+    #: the intents with data its activities take (a VIEW of text/html, of http URLs):
+    #: `am start -a ACTION -d URI -t TYPE` and Files' taps resolve through them
+    intent_filters: ClassVar[tuple[IntentFilter, ...]] = ()
     # --- storage ------------------------------------------------------------------------
     #: the app's databases (`SqliteStore`; a `ContentProvider` is one that also answers
     #: `content://`): the phone makes one of each and serves it at its `path`

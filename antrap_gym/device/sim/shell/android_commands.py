@@ -9,6 +9,7 @@ import io
 import struct
 import time
 
+from antrap_gym.device.sim import intents
 from antrap_gym.device.sim.phone import keycode_of
 from antrap_gym.device.sim.shell.interpreter import Output, Shell, command
 from antrap_gym.device.sim.storage import radios
@@ -153,14 +154,24 @@ def am(sh: Shell, args: list[str], stdin: bytes) -> Output:
             return b"", parsed + "\n", 1
         opts, _extras, flags = parsed
         comp = opts.get("-n")
+        data = intents.Intent(opts.get("-a", ""), opts.get("-d", ""), opts.get("-t", "")) \
+            if "-d" in opts or "-t" in opts else None
         if comp:
             pkg, _, act = comp.partition("/")
             if not act:
                 return b"", f"Error: Bad component name: {comp}\n", 1
             if "-S" in flags:
                 phone.force_stop(pkg)
-            err = phone.launch(pkg, act)
-            shown = f"cmp={comp}"
+            if data is None:
+                err = phone.launch(pkg, act)
+                shown = f"cmp={comp}"
+            else:  # the activity is handed the data
+                err = intents.deliver(phone, pkg, data, act)
+                shown = f"{data.describe()} cmp={comp}"
+        elif data is not None and intents.handlers(phone, data, opts.get("-p")):
+            # resolved by the apps' intent filters (`App.intent_filters`)
+            intents.view(phone, data, package=opts.get("-p"))
+            return f"Starting: Intent {{ {data.describe()} }}\n".encode(), "", 0
         elif opts.get("-a") == ACTION_MAIN or _intent_target(phone, opts.get("-a")):
             if opts["-a"] == ACTION_MAIN:
                 pkg, act = opts.get("-p"), None
