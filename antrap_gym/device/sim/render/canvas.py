@@ -159,6 +159,21 @@ def icon_mask(name: str, s: int) -> np.ndarray:
     elif name == "sort":  # three lines, shorter downwards
         for yy, x1 in ((0.3, 0.8), (0.5, 0.62), (0.7, 0.44)):
             d.line([(s * 0.2, s * yy), (s * x1, s * yy)], fill=255, width=w)
+    elif name == "keyboard":  # a keyboard: a rounded box with two rows of keys and a bar
+        d.rounded_rectangle([s * 0.1, s * 0.25, s * 0.9, s * 0.75], radius=s // 12, outline=255,
+                            width=w)
+        for yy in (0.4, 0.52):
+            for xx in (0.28, 0.42, 0.58, 0.72):
+                d.rectangle([s * xx - w / 2, s * yy - w / 2, s * xx + w / 2, s * yy + w / 2],
+                            fill=255)
+        d.line([(s * 0.32, s * 0.64), (s * 0.68, s * 0.64)], fill=255, width=w)
+    elif name == "schedule":  # a clock face with its hands
+        d.ellipse([s * 0.15, s * 0.15, s * 0.85, s * 0.85], outline=255, width=w)
+        d.line([(c, s * 0.3), (c, c), (s * 0.66, s * 0.62)], fill=255, width=w)
+    elif name == "flag":
+        d.line([(s * 0.25, s * 0.15), (s * 0.25, s * 0.88)], fill=255, width=w)
+        d.polygon([(s * 0.25, s * 0.18), (s * 0.8, s * 0.18), (s * 0.68, s * 0.35),
+                   (s * 0.8, s * 0.52), (s * 0.25, s * 0.52)], fill=255)
     else:  # a generic dot for unknown icons (settings categories etc.)
         d.ellipse([s * 0.2, s * 0.2, s * 0.8, s * 0.8], outline=255, width=w)
     m = np.asarray(img)
@@ -351,3 +366,30 @@ def icon(canvas: np.ndarray, name: str, rect: tuple[int, int, int, int], color: 
         return
     paste(canvas, ("icon", (name, s)), x0 + (x1 - x0 - s) // 2, y0 + (y1 - y0 - s) // 2, color,
           bg, clip)
+
+
+@lru_cache(maxsize=256)
+def segment_mask(dx: int, dy: int, width: int) -> np.ndarray:
+    """A straight line from (0, 0) to (dx, dy) (either may be negative) `width` px wide,
+    in a box that holds it with its round ends (see `segment`)."""
+    pad = width
+    w, h = abs(dx) + 2 * pad + 1, abs(dy) + 2 * pad + 1
+    img = Image.new("L", (w, h), 0)
+    x0, y0 = pad + (0 if dx >= 0 else -dx), pad + (0 if dy >= 0 else -dy)
+    ImageDraw.Draw(img).line([(x0, y0), (x0 + dx, y0 + dy)], fill=255, width=width)
+    r = width / 2
+    for x, y in ((x0, y0), (x0 + dx, y0 + dy)):
+        ImageDraw.Draw(img).ellipse([x - r, y - r, x + r, y + r], fill=255)
+    m = np.asarray(img)
+    m.flags.writeable = False
+    return m
+
+
+def segment(canvas: np.ndarray, p0: tuple[int, int], p1: tuple[int, int], width: int,
+            color: Color, clip=None) -> None:
+    """A straight line between two points (a clock's hand), blended over what is there."""
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    pad = width
+    x = p0[0] - pad - (0 if dx >= 0 else -dx)
+    y = p0[1] - pad - (0 if dy >= 0 else -dy)
+    blit_mask(canvas, segment_mask(dx, dy, width), x, y, color, clip)

@@ -380,6 +380,8 @@ class Painter:
         elif st == "menu_item":
             self.line(s, (v.rect[0] + self.dp(16), v.rect[1], v.rect[2], v.rect[3]),
                       round(16 * d), t.on_surface, clip, bg)
+        elif st == "display":  # a time picker's digits
+            self.line(s, v.rect, round(45 * d), self._fg(), clip, bg, align="center")
         elif st == "card_title":
             self.line(s, v.rect, round(16 * d), t.on_surface, clip, bg, bold=True)
         elif st == "ad_title":
@@ -575,6 +577,8 @@ class Painter:
         ox, oy = x0 + (x1 - x0 - s) // 2, y0 + (y1 - y0 - s) // 2
         rect = (ox, oy, ox + s, oy + s)
         color = t.primary if v.checked else t.on_variant
+        if isinstance(v.value, tuple) and len(v.value) == 3:  # a tinted one (a priority)
+            color = v.value
         cv.outline(self.f, rect, s // 2, self.dp(2), color, clip, bg)
         if v.checked:
             k = self.dp(5)
@@ -596,6 +600,12 @@ class Painter:
 
     def k_chip(self, v: View, clip, bg):
         t = self.t
+        if v.style == "display":  # a time picker's hour or minute: a big tonal box
+            inner = t.primary_container if v.checked else t.divider
+            cv.rounded(self.f, v.rect, self.dp(8), inner, clip, bg)
+            self.line(v.text or "", v.rect, round(45 * self.d), t.on_surface, clip, inner,
+                      align="center")
+            return inner
         r = self.dp(8)
         inner = bg
         if v.checked:
@@ -648,6 +658,38 @@ class Painter:
                                                     else self._fg())
         self.line(s, v.rect, round(14 * self.d), color, clip, inner, align="center")
         return inner
+
+    def k_clock_face(self, v: View, clip, bg):
+        """A time picker's dial: a round face, the hand from its centre to the chosen
+        value and the selector circle there (`v.value`: centre, hand's end, its radius);
+        the labels are its children."""
+        t = self.t
+        x0, y0, x1, y1 = v.rect
+        face = t.divider
+        cv.rounded(self.f, v.rect, (x1 - x0) // 2, face, clip, bg)
+        if v.value:
+            cx, cy, hx, hy, sel = v.value
+            cv.segment(self.f, (cx, cy), (hx, hy), self.dp(2), t.primary, clip)
+            cv.rounded(self.f, (hx - sel, hy - sel, hx + sel, hy + sel), sel, t.primary, clip,
+                       None)
+            dot = self.dp(4)
+            cv.rounded(self.f, (cx - dot, cy - dot, cx + dot, cy + dot), dot, t.primary, clip,
+                       None)
+        return _UNKNOWN
+
+    def k_tint_check(self, v: View, clip, bg):
+        """Tasks.org's completion box: an outlined square in the colour of `v.value` (the
+        task's priority), filled with a tick when `v.style` is "done"."""
+        x0, y0, x1, y1 = v.rect
+        s = self.dp(20)
+        ox, oy = x0 + (x1 - x0 - s) // 2, y0 + (y1 - y0 - s) // 2
+        rect = (ox, oy, ox + s, oy + s)
+        color = v.value if isinstance(v.value, tuple) else self.t.on_variant
+        if v.style == "done":
+            cv.rounded(self.f, rect, self.dp(3), color, clip, bg)
+            cv.icon(self.f, "check", rect, (255, 255, 255), clip=clip, bg=color)
+        else:
+            cv.outline(self.f, rect, self.dp(3), self.dp(2), color, clip, bg)
 
     def k_dialog(self, v: View, clip, bg):
         cv.rounded(self.f, v.rect, self.dp(28), self.t.surface_high, clip, bg)

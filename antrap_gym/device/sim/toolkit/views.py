@@ -40,6 +40,8 @@ ANDROID_CLASS = {
     "key": "android.view.View",
     "scrim": "android.view.View",
     "card": "android.widget.FrameLayout",
+    "clock_face": "com.google.android.material.timepicker.ClockFaceView",
+    "tint_check": "android.widget.ImageView",
 }
 
 

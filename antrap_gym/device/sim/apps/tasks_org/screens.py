@@ -1,10 +1,14 @@
 """Tasks.org's screens: the "My Tasks" list and the task editor.
 
-The list shows each open task as a row (title; due date chip and priority underneath;
-the completion checkbox), soonest due first; completed tasks are hidden unless the
-overflow menu's "Show completed" is on, when they follow under a "Completed" header.
-Tapping a task opens the editor (title, due date, priority chips, description,
-completed checkbox), which saves when left, as the app does.
+The list shows each open task as a row, soonest due first: the completion box at the
+left, the title, the due date at the right. As in the app, the priority is only the box's
+colour (red high, amber medium, blue low, grey none; `PRIORITY_COLORS`): the box is an
+ImageView with no text or content-desc, so a screen reader learns nothing of it.
+Completed tasks are hidden unless the overflow menu's "Show completed" is on, when they
+follow under a "Completed" header. Tapping a task opens the editor (title, due date, the
+priority as a row of four radio buttons in those colours, None / Low / Medium / High from
+left to right and unlabelled, description, completed checkbox), which saves when left,
+as the app does.
 """
 
 from __future__ import annotations
@@ -15,11 +19,11 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.apps.base import Activity
 from antrap_gym.device.sim.apps.tasks_org.storage import (
     PKG,
-    PRIORITIES,
     SHOW_COMPLETED,
     TasksDatabase,
     prefs,
 )
+from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.popups import Choice
 
 if TYPE_CHECKING:
@@ -28,6 +32,10 @@ if TYPE_CHECKING:
 
 RID = PKG + ":id/"
 DAY_MS = 86_400_000
+#: Tasks.org's priority colours (priority_1 .. priority_4: red_500, amber_500, blue_500,
+#: grey_500) by importance, 0 high .. 3 none
+PRIORITY_COLORS = {0: (0xF4, 0x43, 0x36), 1: (0xFF, 0xC1, 0x07), 2: (0x21, 0x96, 0xF3),
+                   3: (0x9E, 0x9E, 0x9E)}
 
 
 def _date(ms: int) -> dt.datetime:
@@ -53,16 +61,6 @@ def due_chip(due_ms: int, now_ms: int) -> str:
         t = _date(due_ms)
         text += f" {t.hour % 12 or 12}:{t.minute:02d} {'AM' if t.hour < 12 else 'PM'}"
     return text
-
-
-def summary(task: dict, now_ms: int) -> str | None:
-    """What a row shows under the title: the due chip and the priority (the colour of
-    the real app's checkbox, spelt out)."""
-    parts = [due_chip(task["due"], now_ms)]
-    imp = task["importance"]
-    if imp in (0, 1, 2):
-        parts.append(f"{PRIORITIES[imp]} priority")
-    return " · ".join(p for p in parts if p) or None
 
 
 def _order(task: dict) -> tuple:
@@ -93,12 +91,27 @@ class MainActivity(Activity):
         ui.fab("add", "Create new task", lambda: None, rid=RID + "fab")
 
     def _row(self, ui: UI, phone: Phone, t: dict, now: int) -> None:
+        """The completion box tinted by priority, the title, the due date at the right."""
         tid = t["id"]
-        ui.row(t["title"] or "", summary(t, now), rid=RID + "rowBody",
-               trailing=("checkbox", bool(t["completed"]),
-                         lambda: self.set_done(phone, tid, not bool(
-                             (TasksDatabase.of(phone).task(tid) or {}).get("completed")))),
-               on_click=lambda: phone.start_activity(TaskEditActivity(tid)))
+        r = ui._take(ui.dp(56))
+        if ui.culled(r):
+            return
+        row = ui.mk("row", r, rid=RID + "rowBody",
+                    on_click=lambda: phone.start_activity(TaskEditActivity(tid)))
+        box = ui.mk("tint_check", (r[0], r[1], r[0] + ui.dp(56), r[3]), row,
+                    style="done" if t["completed"] else "", rid=RID + "completeBox",
+                    on_click=lambda: self.set_done(phone, tid, not bool(
+                        (TasksDatabase.of(phone).task(tid) or {}).get("completed"))))
+        box.value = PRIORITY_COLORS.get(int(t["importance"]), PRIORITY_COLORS[3])
+        due = due_chip(t["due"], now)
+        right = r[2] - ui.dp(8)
+        if due:
+            w = txt.text_width(due, ui.sp(14)) + ui.dp(16)
+            ui.mk("text", (right - w + ui.dp(8), r[1], right, r[3]), row, text=due,
+                  style="summary", rid=RID + "due_date")
+            right -= w
+        ui.mk("text", (r[0] + ui.dp(56), r[1], right, r[3]), row, text=t["title"] or "",
+              style="row_title", rid=RID + "title")
 
     def set_done(self, phone: Phone, task_id: int, done: bool) -> None:
         TasksDatabase.of(phone).complete(task_id, done, phone.clock_ms)
@@ -143,10 +156,29 @@ class TaskEditActivity(Activity):
             ui.edit("title", "Task name", rid=RID + "title")
             chip = due_chip(task["due"], phone.clock_ms)
             ui.row(chip or "No due date", "Due date", rid=RID + "due_date")
-            ui.header("Priority")
-            ui.chips("priority", list(PRIORITIES), self.importance, self.set_priority,
-                     rid=RID + "priority_row")
+            self._priority_row(ui)
             ui.edit("notes", "Description", multiline=True, rid=RID + "notes")
+
+    def _priority_row(self, ui: UI) -> None:
+        """The flag, "Priority", and a radio button per priority in its colour, None at
+        the left to High at the right (the app's PriorityRow: no labels, no descriptions)."""
+        r = ui._take(ui.dp(64))
+        if ui.culled(r):
+            return
+        s = ui.dp(24)
+        cy = (r[1] + r[3]) // 2
+        ui.mk("image", (r[0] + ui.dp(16), cy - s // 2, r[0] + ui.dp(16) + s, cy + s // 2),
+              icon="flag")
+        ui.mk("text", (r[0] + ui.dp(72), r[1], r[0] + ui.dp(160), r[3]), text="Priority",
+              style="row_title")
+        cell = ui.dp(48)
+        x = r[2] - ui.dp(16) - 4 * cell
+        for importance in (3, 2, 1, 0):
+            v = ui.mk("radio", (x, cy - cell // 2, x + cell, cy + cell // 2), checkable=True,
+                      checked=self.importance == importance,
+                      on_click=lambda i=importance: self.set_priority(i))
+            v.value = PRIORITY_COLORS[importance]
+            x += cell
 
     def set_priority(self, index: int) -> None:
         self.importance = index
