@@ -64,7 +64,12 @@ def texts(dev) -> list[str]:
 
 
 def page_device(*extra: type[App]) -> SimDevice:
-    dev = SimDevice(apps=[*default_apps(), *extra])
+    """A phone whose only viewers of HTML files and web URLs are `extra` (its own
+    browser, Chrome, is left out)."""
+    own = [a for a in default_apps() if not any(
+        f.matches(Intent(VIEW, "file:///x.html", "text/html")) or f.matches(Intent(VIEW, "https://x/"))
+        for f in a.intent_filters)]
+    dev = SimDevice(apps=[*own, *extra])
     assert dev.shell("mkdir -p /sdcard/Download && printf '%s' 'hello page' > "
                      "/sdcard/Download/task.html").exit_code == 0
     return dev

@@ -406,6 +406,8 @@ class Phone:
             self._focus_edit(v, x, y)
         elif v.on_drag is not None:
             v.on_drag(int(x), int(x))
+        elif v.on_gesture is not None:
+            v.on_gesture(int(x), int(y), int(x), int(y))
         elif v.on_click is not None:
             v.on_click()
         else:
@@ -452,6 +454,10 @@ class Phone:
         win = self._window_at(x1, y1)
         if win is None:
             return False
+        v = hit_test(win.root, x1, y1, "gesture")
+        if v is not None and v.enabled and v.on_gesture(int(x1), int(y1), int(x2), int(y2)):
+            self.changed()
+            return True
         horizontal = abs(dx) > abs(dy)
         if horizontal:
             v = hit_test(win.root, x1, y1, "drag")

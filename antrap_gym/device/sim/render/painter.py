@@ -427,6 +427,12 @@ class Painter:
         cv.icon(self.f, v.icon or "dot", v.rect, color, clip=clip, bg=bg)
         return None
 
+    def k_web(self, v: View, clip, bg):
+        """A web page's box, text or canvas (`render/web.py`)."""
+        from antrap_gym.device.sim.render import web
+
+        return web.paint(self, v, clip, bg)
+
     def k_picture(self, v: View, clip, bg):
         """An image file's pixels (`UI.image`), fitted or cropped to the view."""
         pictures.paste(self.f, v.value or b"", v.rect, meet(clip, v.clip), v.style == "crop")

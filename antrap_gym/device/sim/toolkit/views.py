@@ -67,6 +67,7 @@ class View:
         "long_clickable",
         "on_click",
         "on_drag",
+        "on_gesture",
         "on_long_click",
         "on_scroll",
         "on_swipe",
@@ -129,6 +130,9 @@ class View:
         self.on_scroll: Callable[[int], bool] | None = None
         self.on_drag: Callable[[int, int], Any] | None = None
         self.on_swipe: Callable[[str], bool] | None = None
+        #: a view that reads a touch itself (a map that pans, a canvas drawn on): called with
+        #: the gesture's start and end points, (x, y, x, y) for a tap
+        self.on_gesture: Callable[[int, int, int, int], bool] | None = None
         self.field: str | None = None
         self.value: Any = None
         self.package: str | None = None
@@ -195,7 +199,7 @@ def intersect(a: Rect, b: Rect) -> Rect | None:
 def hit_test(view: View, x: float, y: float, want: str = "click") -> View | None:
     """The deepest, topmost view under (x, y) that handles `want`.
 
-    `want` is one of click, long, scroll_v, scroll_h, drag, swipe. Disabled
+    `want` is one of click, long, scroll_v, scroll_h, drag, swipe, gesture. Disabled
     views are still returned (they eat the touch); callers check `enabled`.
     """
     if not view.contains(x, y):
@@ -209,7 +213,7 @@ def hit_test(view: View, x: float, y: float, want: str = "click") -> View | None
 
 def _handles(v: View, want: str) -> bool:
     if want == "click":
-        return v.clickable or v.editable
+        return v.clickable or v.editable or v.on_gesture is not None
     if want == "long":
         return v.long_clickable or v.clickable or v.editable
     if want == "scroll_v":
@@ -220,4 +224,6 @@ def _handles(v: View, want: str) -> bool:
         return v.on_drag is not None
     if want == "swipe":
         return v.on_swipe is not None
+    if want == "gesture":
+        return v.on_gesture is not None
     return False

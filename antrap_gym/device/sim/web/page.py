@@ -1,0 +1,95 @@
+"""A loaded page as snapshot state: its source, clock, seed and the log of what the
+user did, with the live JavaScript context kept beside it (never pickled).
+
+Restoring a snapshot gives a `Page` without its context; the first use after that
+loads the source again and replays the log (every action the user took, in order),
+which rebuilds the same DOM: the page scripts' only inputs are the source, the
+fixed clock and seed, and the log. Restore stays as cheap as unpickling a string.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from antrap_gym.device.sim.web import layout as lay
+from antrap_gym.device.sim.web.script import Engine
+
+#: the viewport of a Pixel 6 in Chrome: 1080 device px at a device-pixel ratio of 2.625
+DPR = 2.625
+#: actions kept in a page's log at most (a page driven longer stops taking input)
+MAX_LOG = 20000
+
+
+class Page:
+    """One page of a tab: what it was loaded from and what was done to it."""
+
+    __slots__ = ("_live", "log", "now_ms", "seed", "source", "url")
+
+    def __init__(self, url: str, source: str, now_ms: int, seed: int) -> None:
+        self.url = url
+        self.source = source
+        self.now_ms = now_ms
+        self.seed = seed
+        #: (kind, nid, *args) for every action sent to the page, in order
+        self.log: list[tuple] = []
+        self._live: _Live | None = None
+
+    def __getstate__(self) -> dict:
+        return {"url": self.url, "source": self.source, "now_ms": self.now_ms,
+                "seed": self.seed, "log": list(self.log)}
+
+    def __setstate__(self, st: dict) -> None:
+        self.url, self.source, self.now_ms = st["url"], st["source"], st["now_ms"]
+        self.seed, self.log = st["seed"], st["log"]
+        self._live = None
+
+    # --- the live context -------------------------------------------------------------
+    @property
+    def live(self) -> _Live:
+        """The JavaScript context, loaded (and the log replayed) on first use."""
+        if self._live is None:
+            live = _Live(Engine(self.source, self.url, self.now_ms, self.seed,
+                                (1080 / DPR, 2400 / DPR), DPR))
+            for entry in self.log:
+                live.engine.act(*entry)
+            self._live = live
+        return self._live
+
+    @property
+    def loaded(self) -> bool:
+        return self._live is not None
+
+    def act(self, kind: str, nid: int, *args: Any) -> None:
+        """Send a user action to the page (and log it for the replay)."""
+        if len(self.log) >= MAX_LOG:
+            return
+        entry = (kind, int(nid), *args)
+        self.live.engine.act(*entry)
+        self.log.append(entry)
+
+    def layout(self, viewport_w: float) -> lay.Layout:
+        return self.live.layout(viewport_w)
+
+    @property
+    def errors(self) -> list[str]:
+        return self.live.engine.errors
+
+
+class _Live:
+    """A page's context and its last layout (rebuilt when the DOM changed)."""
+
+    __slots__ = ("_layout", "_width", "engine")
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._layout: lay.Layout | None = None
+        self._width = 0.0
+
+    def layout(self, viewport_w: float) -> lay.Layout:
+        dump = self.engine.dump(force=self._layout is None or viewport_w != self._width)
+        if dump is not None:
+            self._layout = lay.build(dump, viewport_w)
+            self._width = viewport_w
+        if self._layout is None:  # the page could not be dumped at all: a blank page
+            self._layout = lay.Layout(None, 0.0, viewport_w, "", 0, (255, 255, 255, 255))
+        return self._layout

@@ -1,0 +1,101 @@
+"""Chrome on the simulated phone, driven as a user would: the first-run screens after
+`pm clear`, pages opened by intents, the omnibox, tabs, the menu and BACK."""
+
+from __future__ import annotations
+
+from antrap_gym.device.sim import SimDevice
+from tests.web_pages import MAIN, URL, find, finish_first_run, open_page, push, tap, texts
+
+PKG = "com.android.chrome"
+HELLO = "<html><head><title>Hello</title></head><body><h1>Hello page</h1>" \
+        "<button id='b' onclick=\"this.textContent='Pressed'\">Press</button></body></html>"
+
+
+def focus(dev: SimDevice) -> str:
+    return dev.shell("dumpsys window | grep mCurrentFocus").stdout
+
+
+def test_first_run_screens_after_pm_clear_then_the_page():
+    dev = SimDevice()
+    push(dev, HELLO)
+    assert dev.shell(f"pm clear {PKG}").exit_code == 0
+    assert dev.shell(f"am start -n {MAIN} -d {URL}").exit_code == 0
+    assert "firstrun.FirstRunActivity" in focus(dev)
+    assert "Welcome to Chrome" in texts(dev)
+    tap(dev, text="Use without an account")
+    assert "Turn on sync?" in texts(dev)
+    tap(dev, text="No thanks")
+    assert "Allow Chrome to send you notifications?" in texts(dev)
+    tap(dev, text="Don\u2019t allow")
+    assert "ChromeTabbedActivity" in focus(dev)
+    assert "Hello page" in texts(dev) and find(dev, rid=f"{PKG}:id/url_bar").text == URL
+    # done once: a second start goes straight to the page; pm clear brings the screens back
+    dev.shell(f"am force-stop {PKG}")
+    dev.shell(f"am start -n {MAIN} -d {URL}")
+    assert "Hello page" in texts(dev)
+    dev.shell(f"pm clear {PKG}")
+    dev.shell(f"am start -n {MAIN}")
+    assert "Welcome to Chrome" in texts(dev)
+
+
+def test_view_intent_of_an_html_file_opens_chrome():
+    dev = SimDevice()
+    push(dev, HELLO)
+    res = dev.shell(f"am start -a android.intent.action.VIEW -d {URL} -t text/html")
+    assert res.exit_code == 0, res.stderr
+    finish_first_run(dev)
+    assert dev.foreground()[0] == PKG and "Hello page" in texts(dev)
+    tap(dev, text="Press")
+    assert "Pressed" in texts(dev)
+
+
+def test_omnibox_opens_files_and_fails_on_the_network():
+    dev = open_page(HELLO)
+    push(dev, "<p>Second page</p>", "/sdcard/Download/two.html")
+    for typed, want in (("file:///sdcard/Download/two.html", "Second page"),
+                        ("https://example.org/", "This site can\u2019t be reached"),
+                        ("/sdcard/Download/none.html", "Your file couldn\u2019t be accessed"),
+                        ("/sdcard/Download/two.html", "Second page")):
+        tap(dev, rid=f"{PKG}:id/url_bar")
+        dev.type_text(typed + "\n")
+        assert want in texts(dev), (typed, texts(dev))
+    # BACK walks the history back, then leaves Chrome
+    dev.key("BACK")
+    assert "Your file couldn\u2019t be accessed" in texts(dev)
+    for _ in range(3):
+        dev.key("BACK")
+    assert "Hello page" in texts(dev)
+    dev.key("BACK")
+    assert dev.foreground()[0] != PKG
+
+
+def test_tabs_menu_and_reload():
+    dev = open_page(HELLO)
+    tap(dev, text="Press")
+    assert "Pressed" in texts(dev)
+    tap(dev, desc="Customize and control Google Chrome")
+    tap(dev, text="Reload")
+    assert "Press" in texts(dev) and "Pressed" not in texts(dev)  # a reload starts the page anew
+    tap(dev, desc="Customize and control Google Chrome")
+    tap(dev, text="New tab")
+    assert find(dev, desc="Switch or close tabs").text == "2"
+    assert find(dev, rid=f"{PKG}:id/search_box_text") is not None
+    tap(dev, desc="Switch or close tabs")
+    assert "Hello" in texts(dev) and "New tab" in texts(dev)
+    tap(dev, desc="Close New tab tab")
+    tap(dev, text="Hello")
+    assert "Hello page" in texts(dev) and find(dev, desc="Switch or close tabs").text == "1"
+
+
+def test_page_pixels_follow_its_css():
+    dev = open_page("<title>Colours</title><body style='margin:0'>"
+                    "<div id='r' style='background:#ff0000;width:100px;height:50px'>"
+                    "</div><button style='background:rgb(0,0,255);color:white;border:none;width:80px;"
+                    "height:40px' aria-label='Blue'></button></body>")
+    blue = find(dev, desc="Blue")
+    assert blue is not None and blue.is_clickable and not blue.text
+    frame = dev.screenshot()
+    web = find(dev, desc="Colours", cls="WebView").bbox_pixels
+    assert tuple(frame[web.y_min + 60, 100]) == (255, 0, 0)
+    b = blue.bbox_pixels
+    assert tuple(frame[(b.y_min + b.y_max) // 2, b.x_min + 5]) == (0, 0, 255)
