@@ -8,6 +8,7 @@ from antrap_gym.tasks import (  # noqa: F401  (register templates)
     calendar_tasks,
     contacts_tasks,
     expense_tasks,
+    files_tasks,
     gallery_tasks,
     joplin_tasks,
     markor_reference,

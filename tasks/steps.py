@@ -40,6 +40,8 @@ class Target:
     #: the first match below the element showing exactly this text (the list row just
     #: before it): one of several same-looking rows, by its place in the list
     after: str | None = None
+    #: only an element that is (or is not) selected: a list item picked for an action
+    selected: bool | None = None
 
     def describe(self) -> str:
         for k in ("text", "desc", "hint", "rid", "row"):
@@ -50,6 +52,8 @@ class Target:
 
     def matches(self, el: UIElement) -> bool:
         if self.cls and not (el.class_name or "").endswith(self.cls):
+            return False
+        if self.selected is not None and el.is_selected != self.selected:
             return False
         if self.text is not None and not _text_match(el.text, self.text, self.contains):
             return False

@@ -10,6 +10,7 @@ from antrap_gym.tasks.apps import (
     calendar,
     contacts,
     expense,
+    files,
     gallery,
     joplin,
     markor,
@@ -20,7 +21,7 @@ from antrap_gym.tasks.apps import (
 )
 
 ADAPTERS = {m.PKG: m for m in (contacts, markor, settings, calendar, sms, expense, broccoli,
-                                tasks_org, joplin, opentracks, gallery)}
+                                tasks_org, joplin, opentracks, gallery, files)}
 
-__all__ = ["ADAPTERS", "broccoli", "calendar", "contacts", "expense", "gallery", "joplin",
+__all__ = ["ADAPTERS", "broccoli", "calendar", "contacts", "expense", "files", "gallery", "joplin",
            "markor", "opentracks", "settings", "sms", "tasks_org"]

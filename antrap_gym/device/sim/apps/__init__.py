@@ -16,6 +16,7 @@ from antrap_gym.device.sim.apps.base import Activity, App
 INSTALLED: tuple[str, ...] = (
     "launcher", "settings", "contacts", "markor", "calendar", "sms", "expense", "broccoli",
     "tasks_org", "joplin", "opentracks", "gallery",
+    "files",
     "chrome",
 )
 

@@ -174,6 +174,16 @@ def icon_mask(name: str, s: int) -> np.ndarray:
         d.line([(s * 0.25, s * 0.15), (s * 0.25, s * 0.88)], fill=255, width=w)
         d.polygon([(s * 0.25, s * 0.18), (s * 0.8, s * 0.18), (s * 0.68, s * 0.35),
                    (s * 0.8, s * 0.52), (s * 0.25, s * 0.52)], fill=255)
+    elif name == "menu":  # a drawer's hamburger
+        for yy in (0.28, 0.5, 0.72):
+            d.line([(s * 0.18, s * yy), (s * 0.82, s * yy)], fill=255, width=w)
+    elif name == "view_grid":  # four squares
+        for xx, yy in ((0.18, 0.18), (0.54, 0.18), (0.18, 0.54), (0.54, 0.54)):
+            d.rectangle([s * xx, s * yy, s * (xx + 0.28), s * (yy + 0.28)], outline=255, width=w)
+    elif name == "view_list":  # three rows, each a dot and a line
+        for yy in (0.28, 0.5, 0.72):
+            d.rectangle([s * 0.16, s * yy - w, s * 0.16 + 2 * w, s * yy + w], fill=255)
+            d.line([(s * 0.34, s * yy), (s * 0.84, s * yy)], fill=255, width=w)
     else:  # a generic dot for unknown icons (settings categories etc.)
         d.ellipse([s * 0.2, s * 0.2, s * 0.8, s * 0.8], outline=255, width=w)
     m = np.asarray(img)

@@ -318,20 +318,29 @@ def find(sh: Shell, args: list[str], stdin: bytes) -> Output:
     name = None
     kind = None
     maxdepth = 10**6
+    mindepth = 0
+    delete = False
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("-name", "-iname", "-type", "-maxdepth") and i + 1 < len(args):
+        if a in ("-name", "-iname", "-type", "-maxdepth", "-mindepth") and i + 1 < len(args):
             if a in ("-name", "-iname"):
                 name = (args[i + 1], a == "-iname")
             elif a == "-type":
                 kind = args[i + 1]
             else:
                 try:
-                    maxdepth = int(args[i + 1])
+                    depth_arg = int(args[i + 1])
                 except ValueError:
-                    return b"", f"find: bad -maxdepth '{args[i + 1]}'\n", 1
+                    return b"", f"find: bad {a} '{args[i + 1]}'\n", 1
+                if a == "-maxdepth":
+                    maxdepth = depth_arg
+                else:
+                    mindepth = depth_arg
             i += 2
+        elif a == "-delete":  # toybox: remove what matches (a folder only when empty)
+            delete = True
+            i += 1
         elif a.startswith("-"):
             return b"", f"find: Unknown option '{a}'\n", 1
         else:
@@ -354,11 +363,19 @@ def find(sh: Shell, args: list[str], stdin: bytes) -> Output:
                 leaf = posixpath.basename(shown.rstrip("/")) or shown
                 ok = ok and (fnmatch.fnmatch(leaf.lower(), pat.lower()) if ci
                              else fnmatch.fnmatchcase(leaf, pat))
-            if ok:
-                out.append(shown)
+            if ok and depth >= mindepth:
+                out.append(full if delete else shown)
             if is_dir and depth < maxdepth:
                 for n in fs.listdir(full):
                     todo.append((posixpath.join(full, n), posixpath.join(shown, n), depth + 1))
+    if delete:  # deepest first, printing nothing, as -delete does
+        for path in reversed(out):
+            try:
+                fs.rmdir(path) if fs.isdir(path) else fs.remove(path)
+            except FsError as e:
+                errs.append(f"find: {e}\n")
+                code = 1
+        out = []
     return ("\n".join(out) + ("\n" if out else "")).encode(), "".join(errs), code
 
 

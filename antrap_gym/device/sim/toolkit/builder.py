@@ -212,15 +212,22 @@ class UI:
         menu: list[Choice] | None = None,
         button: tuple[str, Callback] | None = None,
         rid: str | None = None,
+        nav: BarAction | None = None,
     ) -> View:
-        """The app bar: Up, title, icon actions, a text button (e.g. Save), overflow menu."""
+        """The app bar: Up, title, icon actions, a text button (e.g. Save), overflow menu.
+        `nav` is another navigation button in Up's place (a drawer's hamburger, an action
+        mode's close)."""
         h = self.dp(64)
         r = self._take(h)
         bar = self.mk("toolbar", r, rid=rid)
         x = r[0] + self.dp(16)
         icon = self.dp(48)
         cy0 = r[1] + (h - icon) // 2
-        if back:
+        if nav is not None:
+            self.mk("icon_button", (r[0] + self.dp(4), cy0, r[0] + self.dp(4) + icon, cy0 + icon),
+                    bar, desc=nav.desc, icon=nav.icon, on_click=nav.on_click, rid=nav.rid)
+            x = r[0] + self.dp(60)
+        elif back:
             cb = back if callable(back) else self._up
             self.mk(
                 "icon_button",
@@ -609,7 +616,8 @@ def _dialog_card(ui: UI, dlg: Dialog, screen: Rect) -> None:
     x0 = screen[0] + ui.dp(24)
     inner = w - ui.dp(48)
     tsize, bsize = ui.sp(SP_TITLE), ui.sp(SP_BODY)
-    title_h = len(txt.wrap(dlg.title, tsize, inner)) * txt.line_height(tsize) + ui.dp(24)
+    title_h = (len(txt.wrap(dlg.title, tsize, inner)) * txt.line_height(tsize) + ui.dp(24)
+               if dlg.title else 0)  # an untitled dialog: its message comes first
     msg_h = (len(txt.wrap(dlg.message, bsize, inner)) * txt.line_height(bsize) + ui.dp(16)
              if dlg.message else 0)
     choices_h = len(dlg.choices) * ui.dp(56)
@@ -621,8 +629,9 @@ def _dialog_card(ui: UI, dlg: Dialog, screen: Rect) -> None:
     ui._parent = card
     ui._x0, ui._x1 = x0, x0 + w
     ui._y = y0 + ui.dp(24)
-    ui.mk("text", (x0 + ui.dp(24), ui._y, x0 + w - ui.dp(24), ui._y + title_h), text=dlg.title,
-          style="dialog_title", rid="android:id/alertTitle")
+    if dlg.title:
+        ui.mk("text", (x0 + ui.dp(24), ui._y, x0 + w - ui.dp(24), ui._y + title_h), text=dlg.title,
+              style="dialog_title", rid="android:id/alertTitle")
     ui._y += title_h
     if dlg.message:
         ui.mk("text", (x0 + ui.dp(24), ui._y, x0 + w - ui.dp(24), ui._y + msg_h),
