@@ -34,6 +34,10 @@ from antrap_gym.tasks.registry import TEMPLATES
 #: apps whose screens (within three taps) have no text field: their fields are not fuzzed,
 #: and `test_the_apps_without_a_text_field_are_the_known_ones` keeps this list true
 NO_TEXT_FIELD = frozenset({"com.simplemobiletools.gallery.pro"})
+#: apps whose fields a fresh phone reaches all leave on Enter, their IME action, so no typed
+#: text can be read back after it: Chrome's omnibox navigates (a page's own fields are
+#: tests/test_web_engine.py's)
+ENTER_LEAVES = frozenset({"com.android.chrome"})
 APPS = [app.package for app in default_apps() if app.package not in NO_TEXT_FIELD]
 
 #: strings `input_text` accepts
@@ -248,7 +252,8 @@ def test_input_text_of_any_string_keeps_the_episode_going(env, package):
             j = field.find(env.unwrapped.elements)
             if j is not None:  # tapped again, it places its cursor in the text it holds
                 check_step(env, field, env.step({"action_type": "click", "index": j}), text, multiline)
-    assert all(read.values()), f"no field of {package} could be read back after: {read}"
+    assert all(read.values()) or package in ENTER_LEAVES, \
+        f"no field of {package} could be read back after: {read}"
 
 
 @pytest.mark.parametrize("package", APPS)

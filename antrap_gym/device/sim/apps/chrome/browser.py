@@ -134,6 +134,12 @@ class ChromeTabbedActivity(Activity):
             self.tabs.append(tb.Tab())
             self.current = 0
             self.tabs[0].push(tb.Entry(tb.NTP, self._next_serial()))
+        if self.focus == OMNIBOX and self.mode == "page":  # the omnibox was tapped
+            self._edit_omnibox(phone)
+        elif self.focus != OMNIBOX and self.mode != "omnibox":
+            # at rest its field is empty (the view shows the URL): a tap that focuses it
+            # and text typed at once replace the URL, as Chrome's select-all on focus does
+            self.set_field(OMNIBOX, "")
         if self.mode == "switcher":
             self._build_switcher(ui, phone)
             return
@@ -177,8 +183,17 @@ class ChromeTabbedActivity(Activity):
             return
         e = self.entry
         url = "" if e is None or e.url == tb.NTP else e.url
-        v = ui.mk("edit", box, bar, text=url or None, hint="Search or type web address",
-                  rid=RID + "url_bar", style="search", on_click=lambda: self._edit_omnibox(phone))
+        # at rest it shows the page's URL, or the hint when there is none
+        self._omnibox_view(ui.mk("edit", box, bar, text=url or None,
+                                 hint=None if url else "Search or type web address",
+                                 rid=RID + "url_bar", style="search"))
+
+    @staticmethod
+    def _omnibox_view(v) -> None:
+        """The omnibox at rest (an EditText, as in Chrome): a tap focuses it, and the
+        next build turns it into the editing omnibox with its URL selected."""
+        v.editable = v.focusable = v.clickable = v.long_clickable = True
+        v.field = OMNIBOX
         v.value = (False, None)
 
     def _build_page(self, ui: UI, phone: Phone, e: tb.Entry, rect) -> None:
@@ -216,9 +231,8 @@ class ChromeTabbedActivity(Activity):
         ui.text("Google", style="title", pad=16)
         r = ui._take(ui.dp(56))
         box = (r[0] + ui.dp(24), r[1], r[2] - ui.dp(24), r[3])
-        v = ui.mk("edit", box, text=None, hint="Search or type URL", rid=RID + "search_box_text",
-                  style="search", on_click=lambda: self._edit_omnibox(phone))
-        v.value = (False, None)
+        self._omnibox_view(ui.mk("edit", box, text=None, hint="Search or type URL",
+                                 rid=RID + "search_box_text", style="search"))
 
     def _build_error(self, ui: UI, phone: Phone, e: tb.Entry) -> None:
         ui.spacer(48)
@@ -299,14 +313,14 @@ class ChromeTabbedActivity(Activity):
 
     # --- toolbar actions ------------------------------------------------------------------------
     def _edit_omnibox(self, phone: Phone) -> None:
-        self._leave_page_focus(phone)
+        if self.focus != OMNIBOX:
+            self._leave_page_focus(phone)
         e = self.entry
         self.mode = "omnibox"
         self.set_field(OMNIBOX, "" if e is None or e.url == tb.NTP else e.url)
         ime.focus(self, OMNIBOX)
         self.selection_all = bool(self.fields[OMNIBOX])
         phone.wm.ime_shown = True
-        phone.changed()
 
     def _open_menu(self, phone: Phone, anchor: tuple[int, int]) -> None:
         items = [Choice("New tab", "new_tab")]
@@ -368,6 +382,7 @@ class ChromeTabbedActivity(Activity):
     def on_submit(self, phone: Phone, field: str) -> None:
         if field == OMNIBOX:
             url = tb.normalize_url(self.fields.get(OMNIBOX, ""))
+            self.set_field(OMNIBOX, "")
             self.focus = None
             phone.wm.ime_shown = False
             self.mode = "page"
@@ -381,6 +396,9 @@ class ChromeTabbedActivity(Activity):
             self._after_action(phone, page)
 
     def on_text_changed(self, phone: Phone, field: str) -> None:
+        if field == OMNIBOX:
+            self.mode = "omnibox" if self.mode == "page" else self.mode
+            return
         page, nid = self._web_field(field)
         if page is not None:
             page.act("input", nid, self.fields.get(field, ""))
@@ -390,6 +408,7 @@ class ChromeTabbedActivity(Activity):
         if self.mode in ("omnibox", "switcher"):
             self.mode = "page"
             self.focus = None
+            self.set_field(OMNIBOX, "")
             return True
         t = self.tab
         if t is not None and t.index > 0:
