@@ -306,3 +306,15 @@ def test_text_is_exposed_whitespace_collapsed(tag):
     wrap = "<ul><li>  Success!\n  </li></ul>" if tag == "li" else f"<{tag}>\n  Success!  </{tag}>"
     dev = open_page(page(wrap))
     assert texts(dev).count("Success!") == 1
+
+
+def test_a_runaway_page_neither_hangs_nor_crashes_the_phone():
+    js = """let d = document.body; for (let i = 0; i < 3000; i++) { const c = document.createElement('div');
+      d.appendChild(c); d = c; } d.textContent = 'deep';
+      document.getElementById('b').onclick = () => {
+        const a = []; while (true) a.push(new Array(1e5).fill(1)); };"""
+    dev = open_page(page('<p>Top</p><button id="b">Eat memory</button>', js))
+    assert "Top" in texts(dev) and "deep" not in texts(dev)  # too deep to lay out, the rest shows
+    tap(dev, text="Eat memory")  # out of memory: the handler stops, the page stays
+    assert "Top" in texts(dev)
+    dev.screenshot()

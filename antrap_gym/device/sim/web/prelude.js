@@ -1312,8 +1312,11 @@
   }
   const LAYOUT_ATTRS = ["id", "type", "placeholder", "disabled", "hidden", "aria-label", "title", "for", "min", "max", "step", "width", "height", "href", "aria-hidden", "role", "multiple", "readonly", "tabindex", "size", "rows", "cols", "colspan"];
   const CLICK_EVENTS = ["click", "pointerdown", "pointerup", "mousedown", "mouseup", "touchstart", "touchend", "dblclick"];
-  function dumpNode(n) {
+  const MAX_DEPTH = 96;  // deeper elements are not laid out (a guard against runaway pages)
+  function dumpNode(n, depth) {
+    depth = depth || 0;
     if (n.nodeType === 3) return n._data;
+    if (depth > MAX_DEPTH) return null;
     if (n.nodeType !== 1) return null;
     const tag = n.localName;
     if (tag === "script" || tag === "template" || tag === "head") return null;
@@ -1337,7 +1340,7 @@
     if (n._isDisabled()) props.disabled = 1;
     const kids = [];
     if (tag !== "select" && tag !== "textarea" && tag !== "style") {
-      for (const c of n.childNodes) { const d = dumpNode(c); if (d !== null) kids.push(d); }
+      for (const c of n.childNodes) { const d = dumpNode(c, depth + 1); if (d !== null) kids.push(d); }
     }
     return [n._nid, tag, attrs, matched(n), n._attrs.get("style") || "", kids, props];
   }

@@ -199,13 +199,21 @@ class ChromeTabbedActivity(Activity):
     def _build_page(self, ui: UI, phone: Phone, e: tb.Entry, rect) -> None:
         page = e.page
         assert page is not None
-        layout = page.layout(phone.width / DPR)
-        self._sync_fields(e, layout)
         prefix = f"{e.serial}:"
         scroll = {k[len(prefix):]: v for k, v in self.scroll.items() if k.startswith(prefix)}
-        frame = present.present(layout, rect, DPR * phone.width / 1080, scroll, _Host(self, phone, e),
-                                self.fields, self.focus, phone.wm.ime_shown, page.live.engine.canvas_png,
-                                PKG)
+        try:
+            layout = page.layout(phone.width / DPR)
+            self._sync_fields(e, layout)
+            frame = present.present(layout, rect, DPR * phone.width / 1080, scroll,
+                                    _Host(self, phone, e), self.fields, self.focus,
+                                    phone.wm.ime_shown, page.live.engine.canvas_png, PKG)
+        except (RecursionError, MemoryError, ValueError, TypeError, KeyError, IndexError):
+            # what the engine cannot lay out is Chrome's crashed tab, never the phone's crash
+            ui.spacer(48)
+            ui.text("Aw, Snap!", style="title", rid=RID + "sad_tab_title")
+            ui.text("Something went wrong while displaying this webpage.")
+            ui.button("Reload", lambda: self.reload(phone))
+            return
         ui.root.children.append(frame.root)
         frame.root.package = PKG
         self._frame = frame
