@@ -61,12 +61,9 @@ def add_draw(start_day: int = TODAY, end_day: int = 31, start_hour: int = 0,
 
 def _add_derived(p: dict[str, Any]) -> dict[str, Any]:
     ev = p["event"]
-    s, e = cal.start_of(ev), cal.start_of({"start_ts": ev["end_ts"]})
-    return {"start_date": cal.date_desc(ev["start_ts"]), "start_hour": str(s.hour),
-            "start_minute": f"{s.minute:02d}", "end_date": cal.date_desc(ev["end_ts"]),
-            "end_hour": str(e.hour), "end_minute": f"{e.minute:02d}",
+    return {"start_date": cal.date_desc(ev["start_ts"]), "end_date": cal.date_desc(ev["end_ts"]),
             "start_label": cal.editor_date(ev["start_ts"]), "end_label": cal.editor_date(ev["end_ts"]),
-            "start_time": f"{s.hour:02d}:{s.minute:02d}", "end_time": f"{e.hour:02d}:{e.minute:02d}"}
+            **cal.time_parts("start", ev["start_ts"]), **cal.time_parts("end", ev["end_ts"])}
 
 
 def _col(name: str) -> Eq:
@@ -93,10 +90,8 @@ def add_solution(repeat: bool = False) -> list[Step]:
         TypeText(screen=cal.EDITOR, target=cal.field("event_title"), text="{event_title}"),
         TypeText(screen=cal.EDITOR, target=cal.field("event_description"),
                  text="{event_description}"),
-        *cal.set_when("start", "{start_date}", "{start_hour}", "{start_minute}",
-                      "{start_label}", "{start_time}"),
-        *cal.set_when("end", "{end_date}", "{end_hour}", "{end_minute}", "{end_label}",
-                      "{end_time}", after=START_SHOWN),
+        *cal.set_when("start", "{start_date}", "{start_label}", "start"),
+        *cal.set_when("end", "{end_date}", "{end_label}", "end", after=START_SHOWN),
     ]
     if repeat:
         repeats = Holds(ElementShows(({"resource_id": Eq(cal.RID + "event_repetition"),

@@ -1,10 +1,11 @@
 """Simple Calendar Pro on the simulated phone: events.db at its real path and schema,
-the month / day / list views, search, the editor with the toolkit's date and time
-pickers, and delete, driven through SimDevice and read back through the shell and a
-pulled database file."""
+the month / day / list views, search, the editor with the toolkit's date picker and
+Material's clock-dial time picker, and delete, driven through SimDevice and read back
+through the shell and a pulled database file."""
 
 from __future__ import annotations
 
+import math
 import pickle
 import sqlite3
 
@@ -126,13 +127,33 @@ def test_search_finds_events_by_text(phone):
     assert "Call with Bob" in t and "Workshop on Campaign" not in t
 
 
-def _pick_time(d, hour: str, minute: str) -> None:
-    assert find(d, resource_name="android:id/alertTitle").text == "Enter time"
-    for rid, value in (("android:id/input_hour", hour), ("android:id/input_minute", minute)):
-        tap(d, resource_name=rid)
-        d.clear_text()
-        d.type_text(value)
+LABEL = "android.widget.TextView"
+HOUR_CHIP, MINUTE_CHIP = RID + "material_hour_tv", RID + "material_minute_tv"
+
+
+def _pick_time(d, hour: int, minute: int) -> None:
+    """Pick hour:minute (24-hour values, minute a multiple of five) on the 12-hour dial by
+    tapping the labels the accessibility tree shows, as a person would."""
+    assert find(d, resource_name="android:id/alertTitle").text == "Select time"
+    tap(d, content_description=f"{hour % 12 or 12} o'clock", class_name=LABEL)
+    tap(d, text="AM" if hour < 12 else "PM")
+    tap(d, content_description=f"{minute:02d} minutes", class_name=LABEL)
     tap(d, text="OK")
+
+
+def _open_start_time(d) -> None:
+    tap(d, content_description="New event")
+    tap(d, resource_name=RID + "event_start_time")
+
+
+def _dial_point(d, value: int, of: int = 60) -> tuple[int, int]:
+    """Where on the dial's ring a value (of `of` around it) lies: from the labels' places."""
+    spots = [e.center for e in els(d) if e.class_name == LABEL and e.content_description]
+    ys = [y for _, y in spots]
+    top = next(x for x, y in spots if y == min(ys))
+    cx, cy, r = top, (min(ys) + max(ys)) // 2, (max(ys) - min(ys)) // 2
+    a = math.radians(value * 360 / of)
+    return round(cx + r * math.sin(a)), round(cy - r * math.cos(a))
 
 
 def test_new_event_through_the_pickers_is_written_to_events_db(phone):
@@ -141,15 +162,17 @@ def test_new_event_through_the_pickers_is_written_to_events_db(phone):
     phone.type_text("Dentist")
     tap(phone, resource_name=RID + "event_start_date")
     assert find(phone, resource_name="android:id/alertTitle").text == "Select date"
+    assert find(phone, resource_name="android:id/date_picker_header_year").text == "2023"
     tap(phone, content_description="Next month")
     tap(phone, content_description="3 November 2023")
     tap(phone, text="OK")
     tap(phone, resource_name=RID + "event_start_time")
-    _pick_time(phone, "9", "15")
+    _pick_time(phone, 9, 15)
     # the end moved with the start (the default hour long), then is set on its own
-    assert find(phone, resource_name=RID + "event_end_time").text == "10:15"
+    assert find(phone, resource_name=RID + "event_start_time").text == "09:15 AM"
+    assert find(phone, resource_name=RID + "event_end_time").text == "10:15 AM"
     tap(phone, resource_name=RID + "event_end_time")
-    _pick_time(phone, "9", "45")
+    _pick_time(phone, 9, 45)
     tap(phone, resource_name=RID + "event_repetition")
     tap(phone, text="Weekly")
     tap(phone, content_description="Save")
@@ -158,15 +181,95 @@ def test_new_event_through_the_pickers_is_written_to_events_db(phone):
                       " WHERE title = 'Dentist'") == f"4|Dentist|{start}|{start + 1800}|604800|16"
 
 
-def test_a_bad_time_is_refused_in_the_picker(phone):
-    tap(phone, content_description="New event")
-    tap(phone, resource_name=RID + "event_start_time")
-    tap(phone, resource_name="android:id/input_hour")
+def test_the_dial_shows_hours_then_minutes_as_android_names_them(phone):
+    _open_start_time(phone)   # a new event starts at the next whole hour: 4:00 PM
+    labels = [e for e in els(phone) if e.class_name == LABEL and e.content_description]
+    assert [e.text for e in labels] == ["12", *map(str, range(1, 12))]
+    assert labels[10].content_description == "10 o'clock"
+    assert [e.text for e in labels if e.is_selected] == ["4"]
+    assert find(phone, resource_name=HOUR_CHIP).is_checked
+    assert find(phone, text="PM").is_checked and not find(phone, text="AM").is_checked
+    tap(phone, content_description="10 o'clock", class_name=LABEL)
+    labels = [e for e in els(phone) if e.class_name == LABEL and e.content_description]
+    assert [e.text for e in labels] == [f"{m:02d}" for m in range(0, 60, 5)]
+    assert labels[6].content_description == "30 minutes"
+    assert find(phone, resource_name=MINUTE_CHIP).is_checked
+    assert find(phone, resource_name=HOUR_CHIP).text == "10"
+
+
+def test_the_dial_picks_7_35_pm_by_taps(phone):
+    _open_start_time(phone)
+    tap(phone, text="AM")
+    _pick_time(phone, 19, 35)
+    assert find(phone, resource_name=RID + "event_start_time").text == "07:35 PM"
+    assert find(phone, resource_name=RID + "event_end_time").text == "08:35 PM"
+
+
+def test_a_tap_between_the_minute_labels_takes_the_nearest_five(phone):
+    _open_start_time(phone)
+    tap(phone, content_description="7 o'clock", class_name=LABEL)
+    phone.tap(*_dial_point(phone, 37))
+    assert find(phone, resource_name=MINUTE_CHIP).text == "35"
+
+
+def test_the_dial_picks_7_37_pm_by_dragging(phone):
+    _open_start_time(phone)
+    tap(phone, content_description="1 o'clock", class_name=LABEL)   # to minutes: 1:00 PM
+    tap(phone, resource_name=HOUR_CHIP)                               # back to the hours
+    phone.swipe(*_dial_point(phone, 1, 12), *_dial_point(phone, 7, 12))
+    assert find(phone, resource_name=HOUR_CHIP).text == "07"
+    assert find(phone, resource_name=MINUTE_CHIP).is_checked        # it turned to minutes
+    phone.swipe(*_dial_point(phone, 10), *_dial_point(phone, 37))
+    assert find(phone, resource_name=MINUTE_CHIP).text == "37"
+    tap(phone, text="OK")
+    assert find(phone, resource_name=RID + "event_start_time").text == "07:37 PM"
+
+
+def test_the_keyboard_mode_takes_7_35_pm(phone):
+    _open_start_time(phone)
+    tap(phone, content_description="Switch to text input mode for the time input.")
+    assert find(phone, resource_name="android:id/alertTitle").text == "Enter time"
+    for rid, value in ((RID + "material_hour_text_input", "7"),
+                       (RID + "material_minute_text_input", "35")):
+        tap(phone, resource_name=rid)
+        phone.clear_text()
+        phone.type_text(value)
+    tap(phone, text="PM")
+    tap(phone, text="OK")
+    assert find(phone, resource_name=RID + "event_start_time").text == "07:35 PM"
+
+
+def test_a_bad_time_is_refused_in_the_keyboard_mode(phone):
+    _open_start_time(phone)
+    tap(phone, content_description="Switch to text input mode for the time input.")
+    tap(phone, resource_name=RID + "material_hour_text_input")
     phone.clear_text()
-    phone.type_text("27")
+    phone.type_text("13")   # a 12-hour clock
     tap(phone, text="OK")
     assert "Enter a valid time" in texts(phone)
     assert find(phone, resource_name="android:id/alertTitle").text == "Enter time"
+    tap(phone, content_description="Switch to clock mode for the time input.")
+    assert find(phone, resource_name="android:id/alertTitle").text == "Select time"
+    assert find(phone, resource_name=HOUR_CHIP).text == "04"   # the bad value was dropped
+
+
+def test_a_24_hour_phone_gets_the_two_ring_dial(phone):
+    phone.shell("settings put system time_12_24 24")
+    _open_start_time(phone)
+    labels = {e.text: e for e in els(phone) if e.class_name == LABEL and e.content_description}
+    assert set(labels) == {"00", *map(str, range(1, 24))}
+    assert labels["19"].content_description == "19 hours"
+    assert not any(e.text in ("AM", "PM") for e in els(phone))
+    cx = labels["00"].center[0]
+    # the afternoon on the inner ring, the night and morning on the outer one
+    assert abs(labels["19"].center[0] - cx) < abs(labels["7"].center[0] - cx)
+    tap(phone, content_description="19 hours", class_name=LABEL)
+    tap(phone, content_description="35 minutes", class_name=LABEL)
+    tap(phone, text="OK")
+    assert find(phone, resource_name=RID + "event_start_time").text == "19:35"
+    tap(phone, resource_name=RID + "event_end_time")
+    tap(phone, content_description="00 hours", class_name=LABEL)
+    assert find(phone, resource_name=HOUR_CHIP).text == "00"
 
 
 def test_saving_without_a_title_or_with_the_end_first_is_refused(phone):
@@ -176,7 +279,7 @@ def test_saving_without_a_title_or_with_the_end_first_is_refused(phone):
     tap(phone, resource_name=RID + "event_title")
     phone.type_text("Late")
     tap(phone, resource_name=RID + "event_end_time")
-    _pick_time(phone, "1", "00")
+    _pick_time(phone, 1, 0)
     tap(phone, content_description="Save")
     assert sql(phone, "SELECT COUNT(*) FROM events") == "3"
 

@@ -282,7 +282,7 @@ def test_the_oracle_answers_with_the_answer_on_screen(tid):
         answer, texts = _shown_when_answering(tid, seed)
         if tid == "SimpleCalendarNextMeetingWithPerson":  # a search result: its date and times
             start = dt.datetime.strptime(answer, "%B %d %Y %H:%M")
-            day, hhmm = f"{start:%a}, {start:%B} {start.day} {start.year}", f"{start:%H:%M} -"
+            day, hhmm = f"{start:%a}, {start:%B} {start.day} {start.year}", f"{start:%I:%M %p} -"
             assert any(day in t and hhmm in t for t in texts), texts
             continue
         for item in answer.split(", "):

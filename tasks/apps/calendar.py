@@ -35,8 +35,12 @@ EVENTS_DB = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db"
 MAIN = ".activities.MainActivity"
 #: the event editor (new and existing events)
 EDITOR = ".activities.EventActivity"
-#: the date and time pickers' titles (the toolkit's Material pickers)
-DATE_TITLE, TIME_TITLE = "Select date", "Enter time"
+#: the date picker's title and the time picker's in clock mode (the toolkit's Material pickers)
+DATE_TITLE, TIME_TITLE = "Select date", "Select time"
+#: the time picker's views (Material's ids, in the app's package)
+HOUR_CHIP, MINUTE_CHIP = RID + "material_hour_tv", RID + "material_minute_tv"
+#: the dial's labels are TextViews ("7 o'clock", "35 minutes"); the chips show the same
+LABEL = "android.widget.TextView"
 
 #: events.db's `events` rows, keyed by id (what the integrity checks compare)
 EVENTS = DatabaseTable(EVENTS_DB, "events", key="id")
@@ -285,26 +289,66 @@ def shown(which: str, part: str, text: str) -> Target:
     return Target(rid=f"event_{which}_{part}", text=text)
 
 
-def set_when(which: str, date: str, hour: str, minute: str, date_label: str, time_label: str,
+def time_parts(prefix: str, ts: int) -> dict[str, str]:
+    """What the clock picker and the editor show for the time of `ts` (12-hour clock, the
+    phone's default), under `prefix`: `_hour` the dial's label ("7"), `_hour_chip` and
+    `_minute` the chips ("07", "35"; "35" is also the dial's label), `_period` ("PM") and
+    `_time` the editor's field ("07:35 PM"). The dial labels every five minutes, which is
+    what the steps tap: a time between them is refused here."""
+    t = dt.datetime.fromtimestamp(int(ts), tz=dt.UTC)
+    if t.minute % 5:
+        raise ValueError(f"{t:%H:%M}: the dial's labels are five minutes apart")
+    h12 = t.hour % 12 or 12
+    return {f"{prefix}_hour": str(h12), f"{prefix}_hour_chip": f"{h12:02d}",
+            f"{prefix}_minute": f"{t.minute:02d}", f"{prefix}_period": "AM" if t.hour < 12 else "PM",
+            f"{prefix}_time": t.strftime("%I:%M %p")}
+
+
+def _shows(rid: str, text: str) -> Holds:
+    return Holds(ElementShows(({"resource_id": Eq(rid), "text": Eq(text)},)))
+
+
+def dial_steps(which: str, p: str, after: tuple[Target, ...] = ()) -> list[Step]:
+    """Set the editor's start or end time on the clock dial, from `time_parts(p, ...)`'s
+    placeholders: open the picker (done when the field shows the time), bring the dial to
+    hours (unless the hour is right), tap the hour's label, the period, bring the dial to
+    minutes, tap the minute's label, OK. The labels are found by their content-desc in the
+    accessibility tree, so a tap lands where the dial draws them."""
+    clock = EDITOR + "|" + TIME_TITLE
+    hour, minute = "{" + p + "_hour}", "{" + p + "_minute}"
+    t_done = _shows(RID + f"event_{which}_time", "{" + p + "_time}")
+    hour_ok = _shows(HOUR_CHIP, "{" + p + "_hour_chip}")
+    minute_ok = _shows(MINUTE_CHIP, minute)
+    on_hours = Holds(ElementShows(({"content_description": Eq(hour + " o'clock"),
+                                    "class_name": Eq(LABEL)},)))
+    on_minutes = Holds(ElementShows(({"content_description": Eq(minute + " minutes"),
+                                      "class_name": Eq(LABEL)},)))
+    return [
+        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_time"), done=t_done,
+            requires=after or None),
+        Tap(screen=clock, target=Target(rid="material_hour_tv"), done=Either(hour_ok, on_hours)),
+        Tap(screen=clock, target=Target(desc=hour + " o'clock", cls="TextView"), done=hour_ok),
+        Tap(screen=clock, target=Target(text="{" + p + "_period}", cls="Button")),
+        Tap(screen=clock, target=Target(rid="material_minute_tv"),
+            done=Either(minute_ok, on_minutes)),
+        Tap(screen=clock, target=Target(desc=minute + " minutes", cls="TextView"), done=minute_ok),
+        Tap(screen=clock, target=Target(text="OK"), done=t_done),
+    ]
+
+
+def set_when(which: str, date: str, date_label: str, p: str,
              after: tuple[Target, ...] = ()) -> list[Step]:
     """Set the editor's start or end date and time through the pickers. Each part is done
-    when its field shows the value (`date_label`, `time_label`: the end after the start
-    moved it is skipped), and waits for the part before it (`after`, then its own date):
-    a picker closed before its OK is reopened, not passed over."""
-    picker, clock = EDITOR + "|" + DATE_TITLE, EDITOR + "|" + TIME_TITLE
+    when its field shows the value (`date_label`, and the time of `time_parts(p, ...)`: the
+    end after the start moved it is skipped), and waits for the part before it (`after`,
+    then its own date): a picker closed before its OK is reopened, not passed over."""
+    picker = EDITOR + "|" + DATE_TITLE
     on_date = shown(which, "date", date_label)
-    d_done = Holds(ElementShows(({"resource_id": Eq(RID + f"event_{which}_date"),
-                                  "text": Eq(date_label)},)))
-    t_done = Holds(ElementShows(({"resource_id": Eq(RID + f"event_{which}_time"),
-                                  "text": Eq(time_label)},)))
+    d_done = _shows(RID + f"event_{which}_date", date_label)
     return [
         Tap(screen=EDITOR, target=Target(rid=f"event_{which}_date"), done=d_done,
             requires=after or None),
         Tap(screen=picker, target=Target(desc=date)),
         Tap(screen=picker, target=Target(text="OK"), done=d_done),
-        Tap(screen=EDITOR, target=Target(rid=f"event_{which}_time"), done=t_done,
-            requires=(*after, on_date)),
-        TypeText(screen=clock, target=field("input_hour"), text=hour),
-        TypeText(screen=clock, target=field("input_minute"), text=minute),
-        Tap(screen=clock, target=Target(text="OK"), done=t_done),
+        *dial_steps(which, p, after=(*after, on_date)),
     ]

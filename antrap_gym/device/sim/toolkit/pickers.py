@@ -5,12 +5,14 @@ picker pickles with the state) and names its result *action*: a method of the
 activity, called as `activity.<action>(phone, *args, year, month, day)` for a date
 and `activity.<action>(phone, *args, hour, minute)` for a time when the user taps OK.
 
-- `DatePicker`: title "Select date", the chosen date as a headline, the shown month
+- `DatePicker`: title "Select date", the chosen date's year and the date as a headline
+  (as Android's DatePickerDialog heads its calendar), the shown month
   with "Previous month" / "Next month" arrows, a 7-column grid of days (each one's
   content-desc the full date, "15 October 2023"), Cancel / OK.
 - `TimePicker`: the keyboard-input mode, title "Enter time", two numeric fields (hour
   0-23 and minute 0-59, 24-hour clock) bound to `activity.fields`, Cancel / OK; OK with
-  a value out of range shows "Enter a valid time" and keeps the picker open.
+  a value out of range shows "Enter a valid time" and keeps the picker open. (Material's
+  clock-dial picker, which opens on the dial, is `timepicker.ClockPicker`.)
 
 Open them with `open_date_picker` / `open_time_picker`.
 """
@@ -122,8 +124,11 @@ def _buttons(ui: UI, ok) -> None:
 def _date_card(ui: UI, p: DatePicker, screen: Rect) -> None:
     phone, act = ui.phone, ui.activity
     cell = ui.dp(44)
-    x0, x1, _ = _card(ui, screen, ui.dp(16 + 28 + 56 + 48 + 32) + 6 * cell + ui.dp(64 + 16))
+    x0, x1, _ = _card(ui, screen, ui.dp(16 + 28 + 24 + 56 + 48 + 32) + 6 * cell + ui.dp(64 + 16))
     chosen = dt.date(p.year, p.month, p.day)
+    ui.mk("text", (x0 + ui.dp(24), ui.y, x1 - ui.dp(24), ui.y + ui.dp(24)), text=str(p.year),
+          style="summary", rid="android:id/date_picker_header_year")
+    ui.set_y(ui.y + ui.dp(24))
     ui.mk("text", (x0 + ui.dp(24), ui.y, x1 - ui.dp(24), ui.y + ui.dp(48)),
           text=chosen.strftime("%a, %b ") + str(chosen.day), style="title",
           rid="android:id/date_picker_header_date")

@@ -6,9 +6,12 @@
   day's list; "Change view" offers Day view / Month view / Simple event list; the
   search icon filters every event by title, location and description; the FAB
   "New event" opens the editor.
-- EventActivity: title, location, description, start and end date and time (date
-  picker / time picker dialogs from the toolkit), repetition (a list dialog); "Save"
-  writes events.db, "Delete" asks first.
+- EventActivity: title, location, description, start and end date and time (the
+  toolkit's date picker, and Material's clock-dial time picker), repetition (a list
+  dialog); "Save" writes events.db, "Delete" asks first.
+
+Times show as the app shows them: "07:35 PM" ("hh:mm a"), or "19:35" when the system
+clock is on 24 hours (`settings system time_12_24`), which the time picker follows too.
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from antrap_gym.device.sim.apps.calendar.store import REPEATS, WEEK, EventsDatab
 from antrap_gym.device.sim.toolkit.builder import BarAction
 from antrap_gym.device.sim.toolkit.card import split
 from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
-from antrap_gym.device.sim.toolkit.pickers import day_desc, open_date_picker, open_time_picker
+from antrap_gym.device.sim.toolkit.pickers import day_desc, open_date_picker
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
+from antrap_gym.device.sim.toolkit.timepicker import open_clock_picker
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.apps.calendar.store import Event
@@ -37,16 +41,22 @@ VIEWS = (("Day view", "day"), ("Month view", "month"), ("Simple event list", "li
 WEEKDAYS = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
 
 
-def hhmm(ts: int) -> str:
-    return to_dt(ts).strftime("%H:%M")
+def uses_24h(phone: Phone) -> bool:
+    """The app's clock follows the system's 12/24-hour choice."""
+    return phone.settings.get("system", "time_12_24") == "24"
+
+
+def hhmm(ts: int, h24: bool = False) -> str:
+    """A time as the app shows it: "07:35 PM", or "19:35" on a 24-hour clock."""
+    return to_dt(ts).strftime("%H:%M" if h24 else "%I:%M %p")
 
 
 def long_date(d: dt.date) -> str:
     return f"{d.strftime('%a')}, {calendar.month_name[d.month]} {d.day} {d.year}"
 
 
-def span(e: Event) -> str:
-    return f"{hhmm(e.start_ts)} - {hhmm(e.end_ts)}"
+def span(e: Event, h24: bool = False) -> str:
+    return f"{hhmm(e.start_ts, h24)} - {hhmm(e.end_ts, h24)}"
 
 
 class CalendarActivity(Activity):
@@ -149,7 +159,7 @@ class MainActivity(CalendarActivity):
             return
         with ui.scroll("day", rid=RID + "day_events"):
             for e in todays:
-                ui.row(e.title, f"{span(e)}  {e.description}".strip(),
+                ui.row(e.title, f"{span(e, uses_24h(phone))}  {e.description}".strip(),
                        on_click=lambda i=e.id: phone.start_activity(EventActivity(i)))
 
     def _build_list(self, ui: UI, phone: Phone, events: list[Event]) -> None:
@@ -170,7 +180,7 @@ class MainActivity(CalendarActivity):
             for d, es in shown:
                 ui.header(long_date(d))
                 for e in es:
-                    ui.row(e.title, f"{span(e)}  {e.location}".strip(),
+                    ui.row(e.title, f"{span(e, uses_24h(phone))}  {e.location}".strip(),
                            on_click=lambda i=e.id: phone.start_activity(EventActivity(i)))
 
     def _build_search(self, ui: UI, phone: Phone, events: list[Event]) -> None:
@@ -187,7 +197,7 @@ class MainActivity(CalendarActivity):
             return
         with ui.scroll("search", rid=RID + "search_results_list"):
             for e in hits:
-                ui.row(e.title, f"{long_date(to_dt(e.start_ts).date())}  {span(e)}",
+                ui.row(e.title, f"{long_date(to_dt(e.start_ts).date())}  {span(e, uses_24h(phone))}",
                        on_click=lambda i=e.id: phone.start_activity(EventActivity(i)))
 
     # --- actions --------------------------------------------------------------------------
@@ -334,9 +344,11 @@ class EventActivity(UnsavedChangesGuard, CalendarActivity):
                   rid=RID + f"event_{which}_date",
                   on_click=lambda w=which, d=d: open_date_picker(
                       phone, self, d.year, d.month, d.day, "set_date", (w,)))
-            ui.mk("text", right, text=hhmm(ts), style="row_title", rid=RID + f"event_{which}_time",
-                  on_click=lambda w=which, d=d: open_time_picker(
-                      phone, self, d.hour, d.minute, "set_time", (w,)))
+            h24 = uses_24h(phone)
+            ui.mk("text", right, text=hhmm(ts, h24), style="row_title",
+                  rid=RID + f"event_{which}_time",
+                  on_click=lambda w=which, d=d, h24=h24: open_clock_picker(
+                      phone, self, d.hour, d.minute, "set_time", (w,), h24=h24))
         ui.divider()
         label = next((lbl for lbl, iv in REPEATS if iv == self.repeat_interval),
                      f"Every {self.repeat_interval // 86400} days")
