@@ -123,9 +123,13 @@ def phone() -> Phone:
 
 def test_a_new_app_has_its_launcher_icon_and_screens(phone):
     home = labels(phone)
-    assert home[:3] == ["Contacts", "Markor", "Settings"]  # pinned, then by label
-    rest = home[3:home.index("Notebook") + 1]
-    assert rest == sorted(rest, key=str.lower) and len(home) >= 4
+    assert home[:3] == ["Contacts", "Markor", "Settings"]  # the pinned apps, in order
+    assert "Notebook" not in home  # not pinned: the home screen is as it was
+    assert home == labels(Phone())
+    tap(phone, text="All apps")  # the drawer: every app, by label
+    drawer = [e.text for e in phone.ui_elements()
+              if e.resource_name == "com.google.android.apps.nexuslauncher:id/icon"]
+    assert "Notebook" in drawer and drawer == sorted(drawer, key=str.lower)
     tap(phone, text="Notebook")
     assert phone.focused_component() == (NOTEBOOK, NOTEBOOK + ".NotesActivity")
     assert "No notes" in labels(phone)
@@ -178,11 +182,16 @@ def test_the_launcher_icon_shows_the_apps_glyph():
     class Glyph(Notebook):
         icon_glyph = "Z"
 
-    plain = Phone(apps=[*default_apps(), Notebook]).screenshot()
-    marked = Phone(apps=[*default_apps(), Glyph]).screenshot()
+    def drawer(app: type[App]) -> Phone:
+        phone = Phone(apps=[*default_apps(), app])
+        tap(phone, text="All apps")
+        return phone
+
+    plain = drawer(Notebook).screenshot()
+    marked = drawer(Glyph).screenshot()
     rows, cols = np.nonzero((plain != marked).any(axis=2))
     assert rows.size  # the glyph differs...
-    icon = next(e for e in Phone(apps=[*default_apps(), Notebook]).ui_elements() if e.text == "Notebook")
+    icon = next(e for e in drawer(Notebook).ui_elements() if e.text == "Notebook")
     box = icon.bbox_pixels
     assert box.x_min <= cols.min() and cols.max() < box.x_max  # ...on the Notebook icon only
     assert box.y_min <= rows.min() and rows.max() < box.y_max

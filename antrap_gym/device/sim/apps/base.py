@@ -106,8 +106,8 @@ class App:
     icon_glyph: ClassVar[str] = ""
     #: shown in the launcher's app drawer
     launchable: ClassVar[bool] = True
-    #: its place among the icons pinned to the home screen (lower first); None: after
-    #: them, in label order
+    #: its place among the icons pinned to the home screen (lower first, eight shown);
+    #: None: in the app drawer only
     home_position: ClassVar[int | None] = None
     # --- activities and intents -------------------------------------------------------
     main: ClassVar[type[Activity]]

@@ -10,6 +10,7 @@ from antrap_gym.device.sim.apps.broccoli.store import BroccoliDb
 class Broccoli(App):
     package = PKG
     label = "Broccoli"
+    home_position = 3
     version = "1.5.1"
     icon_color = (104, 159, 56)
     main = MainActivity

@@ -10,6 +10,7 @@ from antrap_gym.device.sim.apps.calendar.store import EventsDatabase
 class SimpleCalendar(App):
     package = PKG
     label = "Simple Calendar Pro"
+    home_position = 7
     version = "6.22.1"
     icon_color = (33, 150, 243)
     main = MainActivity

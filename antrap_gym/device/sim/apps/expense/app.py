@@ -16,6 +16,7 @@ from antrap_gym.device.sim.apps.expense.store import ExpenseDb
 class ProExpense(App):
     package = PKG
     label = "Pro Expense"
+    home_position = 6
     version = "3.1.2"
     icon_color = (0, 150, 136)
     main = MainActivity

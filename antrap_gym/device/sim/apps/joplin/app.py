@@ -10,6 +10,7 @@ from antrap_gym.device.sim.apps.joplin.storage import JoplinDatabase
 class Joplin(App):
     package = PKG
     label = "Joplin"
+    home_position = 4
     version = "2.13.0"
     icon_color = (23, 117, 209)
     main = MainActivity

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from antrap_gym.device.sim.phone import Phone
     from antrap_gym.device.sim.toolkit.builder import UI
 
-#: icons on the home screen: the pinned ones (`App.home_position`), then the rest by label
+#: icons on the home screen: the pinned apps (`App.home_position`), in that order
 HOME_ICONS = 8
 
 
@@ -23,13 +23,13 @@ def _home_apps(apps: tuple[type[App], ...]) -> tuple[type[App], ...]:
     shown = [a for a in apps if a.launchable and a.package != LAUNCHER]
     pinned = sorted((a for a in shown if a.home_position is not None),
                     key=lambda a: a.home_position)  # type: ignore[arg-type, return-value]
-    rest = sorted((a for a in shown if a.home_position is None), key=lambda a: a.label.lower())
-    return tuple((pinned + rest)[:HOME_ICONS])
+    return tuple(pinned[:HOME_ICONS])
 
 
 def home_apps(apps: list[type[App]] | tuple[type[App], ...]) -> list[type[App]]:
-    """The home screen's icons in order: pinned apps first, then the others by label
-    (worked out once per set of apps installed, not on every home-screen build)."""
+    """The home screen's icons in order: the pinned apps; every other app is in the drawer
+    only, so installing one leaves the home screen as it was (worked out once per set of
+    apps installed, not on every home-screen build)."""
     return list(_home_apps(tuple(apps)))
 
 

@@ -10,6 +10,7 @@ from antrap_gym.device.sim.apps.opentracks.store import TracksDb
 class OpenTracks(App):
     package = PKG
     label = "OpenTracks"
+    home_position = 5
     version = "4.10.0"
     icon_color = (211, 47, 47)
     main = MainActivity
