@@ -14,10 +14,12 @@ from antrap_gym.tasks import (  # noqa: F401  (register templates)
     markor_reference,
     markor_tasks,
     opentracks_tasks,
+    retro_music_tasks,
     settings_tasks,
     sms_tasks,
     system_reference,
     tasks_org_tasks,
+    vlc_tasks,
 )
 from antrap_gym.tasks.base import Task, TaskError, answer_matches
 from antrap_gym.tasks.registry import SUITES, TEMPLATES, Suite, get_suite, get_template, register

@@ -15,13 +15,15 @@ from antrap_gym.tasks.apps import (
     joplin,
     markor,
     opentracks,
+    retro_music,
     settings,
     sms,
     tasks_org,
+    vlc,
 )
 
 ADAPTERS = {m.PKG: m for m in (contacts, markor, settings, calendar, sms, expense, broccoli,
-                                tasks_org, joplin, opentracks, gallery, files)}
+                                tasks_org, joplin, opentracks, gallery, files, retro_music, vlc)}
 
 __all__ = ["ADAPTERS", "broccoli", "calendar", "contacts", "expense", "files", "gallery", "joplin",
-           "markor", "opentracks", "settings", "sms", "tasks_org"]
+           "markor", "opentracks", "retro_music", "settings", "sms", "tasks_org", "vlc"]

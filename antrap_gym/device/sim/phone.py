@@ -365,6 +365,9 @@ class Phone:
         if toast is not None and st.clock_ms >= toast[1]:
             st.wm.toast = None
             dirty = True
+        act = st.wm.top_activity()
+        if act is not None and getattr(act, "live", False):
+            dirty = True  # it shows time going by (a running stopwatch): build it again
         for ov in st.wm.overlays:
             if ov.countdown > 0:
                 ov.countdown -= 1

@@ -18,6 +18,7 @@ INSTALLED: tuple[str, ...] = (
     "tasks_org", "joplin", "opentracks", "gallery",
     "files",
     "chrome",
+    "retro_music", "vlc",
 )
 
 

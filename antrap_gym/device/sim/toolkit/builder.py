@@ -317,7 +317,8 @@ class UI:
         """A list item: optional icon/avatar, title, summary, optional trailing widget.
 
         trailing: ("switch", checked, cb) | ("checkbox", checked, cb) |
-        ("radio", checked) | ("star", on, cb, desc) | ("text", value)
+        ("radio", checked) | ("star", on, cb, desc) | ("text", value) |
+        ("menu", None, cb, desc, rid) (an overflow button of the row's own)
         """
         h = self.dp(72 if summary else 56)
         r = self._take(h)
@@ -372,6 +373,13 @@ class UI:
                     icon="star" if trailing[1] else "star_border",
                     desc=trailing[3] if len(trailing) > 3 else "Favourite",
                     checkable=True, checked=bool(trailing[1]), on_click=trailing[2])
+            return right - s - self.dp(8)
+        if kind == "menu":  # a row's own overflow button (a song's, a video's)
+            s = self.dp(48)
+            y0 = r[1] + (h - s) // 2
+            self.mk("icon_button", (right - s, y0, right, y0 + s), row, icon="more_vert",
+                    desc=trailing[3] if len(trailing) > 3 else "More options",
+                    rid=trailing[4] if len(trailing) > 4 else None, on_click=trailing[2])
             return right - s - self.dp(8)
         if kind == "text":
             size = self.sp(SP_SMALL)
