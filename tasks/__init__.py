@@ -3,9 +3,12 @@ parameters, set-up recipes and checks that speak only to the Device protocol
 (tasks/checks/, tasks/apps/), and semantic solutions; grouped into suites."""
 
 from antrap_gym.tasks import (  # noqa: F401  (register templates)
+    audio_recorder_tasks,
     broccoli_tasks,
     calendar_ir,
     calendar_tasks,
+    camera_tasks,
+    clock_tasks,
     contacts_tasks,
     expense_tasks,
     files_tasks,
@@ -13,6 +16,7 @@ from antrap_gym.tasks import (  # noqa: F401  (register templates)
     joplin_tasks,
     markor_reference,
     markor_tasks,
+    open_app_tasks,
     opentracks_tasks,
     retro_music_tasks,
     settings_tasks,

@@ -47,6 +47,9 @@ LAUNCHER = "com.google.android.apps.nexuslauncher"
 DISMISS_LABELS = ("close", "close ad", "dismiss", "cancel", "deny", "don't allow", "not now",
                   "no thanks", "no, thanks", "skip", "later", "got it", "ok", "x", "×")
 MAX_SCROLLS = 12
+#: the activity of Android's runtime permission request, and its granting buttons
+GRANT_ACTIVITY = "permission.ui.GrantPermissionsActivity"
+GRANT_LABELS = ("while using the app", "allow", "only this time")
 #: buttons that leave a form without saving, when leaving it asks
 DISCARD_LABELS = ("discard", "discard changes", "don't save", "leave")
 #: the same action from the same screen this many times more, with no effect: escalate
@@ -139,7 +142,7 @@ class Solver:
         apps = set(self.task.apps)
 
         if pkg not in apps and pkg != LAUNCHER:
-            act = self._elsewhere(pkg, els)
+            act = self._elsewhere(pkg, els, activity)
             self._last_text = text
             return act
         if not self.task.answer_task and self.task.is_successful(dev) >= 1.0:
@@ -213,9 +216,16 @@ class Solver:
         w, h = self.screen_size
         return _visible(el) and 0 <= el.center[0] < w and 0 <= el.center[1] < h
 
-    def _elsewhere(self, pkg: str, els: list[UIElement]) -> dict[str, Any]:
+    def _elsewhere(self, pkg: str, els: list[UIElement], activity: str = "") -> dict[str, Any]:
         """Another window is in front: an app the task does not use is left for the
-        task's (as a person switches apps); anything else is a pop-up to close."""
+        task's (as a person switches apps); a runtime permission request of the task's
+        app (the permission controller's own activity, not a pop-up drawn over the
+        screen) is granted, as the app needs it; anything else is a pop-up to close."""
+        if activity.endswith(GRANT_ACTIVITY):
+            grant = self._labelled(els, GRANT_LABELS)
+            if grant is not None:
+                x, y = grant.center
+                return {"action_type": "click", "x": x, "y": y}
         if pkg in self._device.app_packages().values():
             label = self._app_label_of(min(self.ptr, len(self.plan) - 1)) or next(
                 (s.app for s in self.plan if isinstance(s, OpenApp)), "")
@@ -500,6 +510,14 @@ class Solver:
 
     def _dismiss(self, els: list[UIElement]) -> dict[str, Any]:
         """Close a window that is not part of the task (a pop-up, an ad)."""
+        el = self._labelled(els, DISMISS_LABELS)
+        if el is not None:
+            x, y = el.center
+            return {"action_type": "click", "x": x, "y": y}
+        return {"action_type": "navigate_back"}
+
+    def _labelled(self, els: list[UIElement], labels: Sequence[str]) -> UIElement | None:
+        """The touchable, clickable element showing the first of `labels` found."""
         by_label: dict[str, UIElement] = {}
         for el in els:
             if not el.is_clickable or not self._touchable(el):
@@ -507,12 +525,7 @@ class Solver:
             for label in (el.text, el.content_description):
                 if label:
                     by_label.setdefault(label.strip().casefold(), el)
-        for want in DISMISS_LABELS:
-            el = by_label.get(want)
-            if el is not None:
-                x, y = el.center
-                return {"action_type": "click", "x": x, "y": y}
-        return {"action_type": "navigate_back"}
+        return next((by_label[w] for w in labels if w in by_label), None)
 
 
 def _visible(el: UIElement) -> bool:

@@ -33,7 +33,9 @@ from antrap_gym.tasks.registry import TEMPLATES
 
 #: apps whose screens (within three taps) have no text field: their fields are not fuzzed,
 #: and `test_the_apps_without_a_text_field_are_the_known_ones` keeps this list true
-NO_TEXT_FIELD = frozenset({"com.simplemobiletools.gallery.pro"})
+NO_TEXT_FIELD = frozenset({"com.simplemobiletools.gallery.pro", "com.android.camera2",
+                           # its only field, a record's name, comes after a recording
+                           "com.dimowner.audiorecorder"})
 #: apps whose fields a fresh phone reaches all leave on Enter, their IME action, so no typed
 #: text can be read back after it: Chrome's omnibox navigates (a page's own fields are
 #: tests/test_web_engine.py's)

@@ -242,6 +242,8 @@ KNOWN_APPS = {
     "chrome": "com.android.chrome",
     "clock": "com.google.android.deskclock",
     "camera": "com.android.camera2",
+    "audio recorder": "com.dimowner.audiorecorder",
+    "phone": "com.google.android.dialer",
     "files": "com.google.android.documentsui",
     "simple calendar pro": "com.simplemobiletools.calendar.pro",
     "simple sms messenger": "com.simplemobiletools.smsmessenger",

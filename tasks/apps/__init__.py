@@ -6,9 +6,13 @@ template contract compares before set-up and after tear-down.
 """
 
 from antrap_gym.tasks.apps import (
+    audio_recorder,
     broccoli,
     calendar,
+    camera,
+    clock,
     contacts,
+    dialer,
     expense,
     files,
     gallery,
@@ -23,7 +27,9 @@ from antrap_gym.tasks.apps import (
 )
 
 ADAPTERS = {m.PKG: m for m in (contacts, markor, settings, calendar, sms, expense, broccoli,
-                                tasks_org, joplin, opentracks, gallery, files, retro_music, vlc)}
+                                tasks_org, joplin, opentracks, gallery, files, retro_music, vlc,
+                                clock, camera, audio_recorder, dialer)}
 
-__all__ = ["ADAPTERS", "broccoli", "calendar", "contacts", "expense", "files", "gallery", "joplin",
+__all__ = ["ADAPTERS", "audio_recorder", "broccoli", "calendar", "camera", "clock", "contacts",
+           "dialer", "expense", "files", "gallery", "joplin",
            "markor", "opentracks", "retro_music", "settings", "sms", "tasks_org", "vlc"]

@@ -10,7 +10,9 @@ check runs on the simulated phone and on a real emulator alike.
 - files: `FileExists`, `DirExists`, `Absent`, `FileContent` (exact unless told),
   `TreeUnchanged`
 - answers: `AnswerIs` by kind, with distractors; `ShellValue` for what the phone knows
-- the screen: `ScreenShows`, `ElementShows` (fields of elements, e.g. an unsaved form)
+- the screen: `ScreenShows`, `ElementShows` (fields of elements, e.g. an unsaved form);
+  the window in front: `InForeground` (`dumpsys window`); `ShownTimes` (a label's count)
+- a folder's files since set-up: `NewFiles` (by name, or name, size and time), `FileCount`
 - composites: `AllOf`, `MeanOf`; `Holds` makes a check a solution step's `done`
 """
 
@@ -27,20 +29,23 @@ from antrap_gym.tasks.checks.files import (
     read_file,
     read_tree,
 )
+from antrap_gym.tasks.checks.listing import FileCount, NewFiles, list_files
 from antrap_gym.tasks.checks.match import AnyItem, Eq, Fuzzy, OnlyItem, Phone, Text
 from antrap_gym.tasks.checks.provider import ProviderError, ProviderQuery, parse_rows, query
 from antrap_gym.tasks.checks.rows import Added, Changed, Removed, RowsExist, Unchanged
 from antrap_gym.tasks.checks.screen import ElementShows, ScreenShows
 from antrap_gym.tasks.checks.settings import SettingEquals, SettingIn, SettingNear, get_setting
 from antrap_gym.tasks.checks.sms import SmsResent, SmsSent
+from antrap_gym.tasks.checks.window import InForeground, ShownTimes
 
 __all__ = [
     "Absent", "Added", "AllOf", "AnswerIs", "AnyItem", "Changed", "Check", "DatabaseError",
     "DatabaseQuery", "DatabaseTable", "Deduplicated", "DirExists", "Either", "ElementShows", "Eq",
-    "FileContent", "FileExists", "Fuzzy",
-    "Holds", "MeanOf", "NotPrepared", "OnlyItem", "Phone", "ProviderError", "ProviderQuery",
+    "FileContent", "FileCount", "FileExists", "Fuzzy",
+    "Holds", "InForeground", "MeanOf", "NewFiles", "NotPrepared", "OnlyItem", "Phone",
+    "ProviderError", "ProviderQuery",
     "Removed", "RowsExist", "ScreenShows", "SettingEquals", "SettingIn", "SettingNear",
-    "ShellValue", "SmsResent", "SmsSent", "Text", "TreeUnchanged", "Unchanged", "get_setting",
-    "parse_rows", "query",
+    "ShellValue", "ShownTimes", "SmsResent", "SmsSent", "Text", "TreeUnchanged", "Unchanged", "get_setting",
+    "list_files", "parse_rows", "query",
     "read_file", "read_rows", "read_tree",
 ]

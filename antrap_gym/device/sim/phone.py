@@ -25,6 +25,7 @@ from antrap_gym.device.sim.apps.base import Activity, App
 from antrap_gym.device.sim.storage.clipboard import Clipboard
 from antrap_gym.device.sim.storage.content import ContentProvider, LegacyAuthority
 from antrap_gym.device.sim.storage.files import FileSystem, Mounts
+from antrap_gym.device.sim.storage.permissions import RuntimePermissions
 from antrap_gym.device.sim.storage.registry import StoreRegistry
 from antrap_gym.device.sim.storage.settings import STREAM_MUSIC, STREAMS, SettingsStore
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
@@ -84,6 +85,8 @@ class PhoneState:
     wm: WindowState
     clipboard: Clipboard = field(default_factory=Clipboard)
     nfc_on: bool = True  # NfcService keeps it in its own preferences, not in settings
+    #: the apps' runtime permission grants (`pm grant`, the permission prompt)
+    permissions: RuntimePermissions = field(default_factory=RuntimePermissions)
 
 
 class Window(NamedTuple):
@@ -277,8 +280,10 @@ class Phone:
             act.build(ui, self)
             wins.append(Window("app", ui.finish(), act.package, True))
             if act.popup is not None:
-                root = build_popup(self, act, act.popup, self.content_rect(), act.package)
-                wins.append(Window("popup", root, act.package, True))
+                # a popup another package shows over the app (the permission prompt) is its
+                pkg = getattr(act.popup, "package", None) or act.package
+                root = build_popup(self, act, act.popup, self.content_rect(), pkg)
+                wins.append(Window("popup", root, pkg, True))
         if wm.recents_open:
             wins.append(Window("recents", sysui.build_recents(self, self.content_rect()),
                                LAUNCHER, True))
@@ -349,7 +354,8 @@ class Phone:
         win = self.focused_window()
         act = self.wm.top_activity()
         if win.name in ("app", "popup") and act is not None:
-            pkg, _, cls = act.component.partition("/")
+            shown = getattr(act.popup, "component", None) if win.name == "popup" else None
+            pkg, _, cls = (shown or act.component).partition("/")
             return pkg, cls
         if win.name == "recents":
             return LAUNCHER, "com.android.quickstep.RecentsActivity"
@@ -636,7 +642,11 @@ class Phone:
         if act is None:
             return False
         if act.popup is not None:
-            act.popup = None
+            back = getattr(act.popup, "on_back", None)  # a popup that answers BACK itself
+            if back is not None:
+                back(self, act)
+            else:
+                act.popup = None
             return True
         if act.on_back(self):
             return True

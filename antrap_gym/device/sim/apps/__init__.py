@@ -19,6 +19,7 @@ INSTALLED: tuple[str, ...] = (
     "files",
     "chrome",
     "retro_music", "vlc",
+    "clock", "camera", "audio_recorder", "dialer",
 )
 
 

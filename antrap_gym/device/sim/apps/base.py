@@ -123,6 +123,8 @@ class App:
     #: the app's databases (`SqliteStore`; a `ContentProvider` is one that also answers
     #: `content://`): the phone makes one of each and serves it at its `path`
     storage: ClassVar[tuple[type[SqliteStore], ...]] = ()
+    #: the runtime permissions it may ask for (`pm grant`, `dumpsys package`)
+    permissions: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def install(cls, phone: Phone) -> None:

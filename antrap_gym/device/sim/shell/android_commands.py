@@ -305,10 +305,36 @@ def pm(sh: Shell, args: list[str], stdin: bytes) -> Output:
         clear = getattr(app, "clear_data", None)
         if clear is not None:
             clear(phone)
+        phone.state.permissions.reset(pkg)
         return b"Success\n", "", 0
     if sub in ("grant", "revoke"):
-        return b"", "", 0
+        return _grant(phone, sub, rest)
     return b"", f"Unknown command: {sub}\n", 1
+
+
+def _grant(phone, sub: str, rest: list[str]) -> Output:
+    """`pm grant|revoke PKG PERMISSION`: a runtime permission the app declares."""
+    args: list[str] = []
+    skip = False
+    for a in rest:  # `--user N` names the only user there is
+        if skip or a == "--user":
+            skip = not skip
+            continue
+        args.append(a)
+    if len(args) < 2:
+        return b"", "Error: no permission specified\n", 255
+    pkg, perm = args[0], args[1]
+    app = phone.apps.get(pkg)
+    if app is None:
+        return b"", f"Exception occurred while executing '{sub}':\njava.lang.IllegalArgumentException: " \
+                    f"Unknown package: {pkg}\n", 255
+    if perm not in getattr(app, "permissions", ()):
+        return b"", (f"Exception occurred while executing '{sub}':\njava.lang.SecurityException: "
+                     f"Package {pkg} has not requested permission {perm}\n"), 255
+    store = phone.state.permissions
+    store.grant(pkg, perm) if sub == "grant" else store.revoke(pkg, perm)
+    phone.changed()
+    return b"", "", 0
 
 
 @command("settings")
@@ -582,6 +608,13 @@ def dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Output:
         on = sh.phone.state.nfc_on
         return (f"mState={'on' if on else 'off'}\nmAlwaysOnState=off\nmScreenState=ON_UNLOCKED\n"
                 f"mIsSecureNfcEnabled=false\n").encode(), "", 0
+    if svc == "package" and len(args) > 1:
+        app = sh.phone.apps.get(args[1])
+        if app is None:
+            return b"", "", 0
+        return (f"Packages:\n  Package [{app.package}]:\n    versionName={app.version}\n"
+                + sh.phone.state.permissions.dump(app.package, tuple(getattr(app, "permissions", ())))
+                ).encode(), "", 0
     if svc == "battery":
         return b"Current Battery Service state:\n  AC powered: false\n  level: 87\n  scale: 100\n", \
             "", 0
