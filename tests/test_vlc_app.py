@@ -143,8 +143,9 @@ def test_selected_videos_go_to_a_new_playlist_in_the_order_they_were_selected(de
     assert got == [("Tutorials Mix", "take_12_edit.mp4", 0, "file:///storage/emulated/0/VLCVideos/take_12_edit.mp4"),
                    ("Tutorials Mix", "clip_5_HD.mp4", 1, "file:///storage/emulated/0/VLCVideos/clip_5_HD.mp4")]
     assert rows(dev, "SELECT nb_video, duration FROM Playlist") == [(2, 46_000)]
-    assert PlaylistMatches(vlc.PLAYLIST_ROWS, "tutorials mix", ["take_12_edit.mp4", "clip_5_HD.mp4"])(dev) == 1.0
-    assert PlaylistMatches(vlc.PLAYLIST_ROWS, "Tutorials Mix", ["clip_5_HD.mp4", "take_12_edit.mp4"])(dev) == 0.0
+    in_order, swapped = ["take_12_edit.mp4", "clip_5_HD.mp4"], ["clip_5_HD.mp4", "take_12_edit.mp4"]
+    assert PlaylistMatches(vlc.PLAYLIST_ROWS, "tutorials mix", in_order)(dev) == 1.0
+    assert PlaylistMatches(vlc.PLAYLIST_ROWS, "Tutorials Mix", swapped)(dev) == 0.0
     # a video's own menu adds it to the playlist there is, at the end
     dev.tap(*row_widget(dev, "reel_3", "ImageButton").center)
     tap(dev, text="Add to playlist")
@@ -244,4 +245,15 @@ def test_search_lists_the_videos_whose_title_holds_the_query(dev):
     dev.type_text("_5_")
     assert [t for t in texts(dev) if t in ("clip_5_HD", "reel_3", "take_12_edit")] == ["clip_5_HD"]
     tap(dev, text="clip_5_HD")
+    assert dev.foreground() == (PKG, vlc.PLAYER)
+
+
+def test_a_file_that_is_no_mp4_lists_without_a_length_and_plays_no_picture(dev):
+    assert dev.shell("printf 'not a video' > /sdcard/VLCVideos/broken.mp4").ok
+    dev.launch(PKG)
+    shown = texts(dev)
+    assert shown[shown.index("broken") + 1] == "VLCVideos"  # no length: its folder instead
+    tap(dev, text="broken")
+    assert dev.foreground() == (PKG, vlc.PLAYER) and clock(dev) == "0:00 / --:--"
+    dev.wait(5)
     assert dev.foreground() == (PKG, vlc.PLAYER)

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from mutagen import MutagenError
-from mutagen.mp3 import MP3, HeaderNotFoundError
+from mutagen.mp3 import MP3
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.phone import Phone
@@ -61,7 +60,7 @@ def _tags(digest: str, data: bytes) -> tuple[str | None, str | None, str | None,
     says nothing (or is no MP3 at all)."""
     try:
         f = MP3(io.BytesIO(data))
-    except (MutagenError, HeaderNotFoundError, ValueError, EOFError):
+    except Exception:  # any file named .mp3 may be pushed: one mutagen cannot read is untagged
         return None, None, None, 0
     tags = f.tags
 

@@ -134,7 +134,8 @@ def _parse(digest: str, data: bytes) -> Video:
             if data[stsd[0] + 12:stsd[0] + 16] in JPEG_CODECS:
                 return Video(duration, _jpeg_frames(data, t))
         return Video(duration)
-    except (struct.error, KeyError, IndexError, ZeroDivisionError):
+    except (struct.error, KeyError, IndexError, ZeroDivisionError, ValueError, OverflowError,
+            MemoryError):  # any file named .mp4 may be pushed: what does not parse has no picture
         return Video(0)
 
 
