@@ -382,6 +382,10 @@ class Painter:
                       round(16 * d), t.on_surface, clip, bg)
         elif st == "display":  # a time picker's digits
             self.line(s, v.rect, round(45 * d), self._fg(), clip, bg, align="center")
+        elif st in ("intro_title", "intro_text"):  # on an intro slide's colour
+            big = st == "intro_title"
+            self.para(s, v.rect, round((26 if big else 16) * d), (255, 255, 255), clip, bg,
+                      align="center", top=v.rect[1], bold=big)
         elif st == "card_title":
             self.line(s, v.rect, round(16 * d), t.on_surface, clip, bg, bold=True)
         elif st == "ad_title":
@@ -407,7 +411,7 @@ class Painter:
             color = self.t.nav_fg
         elif name == "star" or (v.checkable and v.checked):
             color = self.t.primary
-        elif self.on_dark or (bg is not None and sum(bg) < 300):
+        elif self.on_dark or v.style == "on_color" or (bg is not None and sum(bg) < 300):
             color = (255, 255, 255)  # on a wallpaper or a dark card (an ad)
         else:
             color = self.t.on_variant
@@ -456,6 +460,8 @@ class Painter:
         elif st == "outlined":
             cv.outline(self.f, v.rect, r, max(1, self.dp(1)), t.outline, clip, bg)
             fg = t.primary
+        elif st == "on_color":  # white text on a coloured page (an intro's DONE)
+            fg = (255, 255, 255)
         else:
             fg = t.primary if v.enabled else t.outline
         self.line(v.text or v.desc or "", v.rect, size, fg, clip, inner, align="center", bold=True)
@@ -706,6 +712,17 @@ class Painter:
         return self.t.surface_high
 
     def k_card(self, v: View, clip, bg):
+        if v.style == "page":  # a full-window page shown over an app (a settings page)
+            cv.fill(self.f, v.rect, self.t.bg, clip)
+            return self.t.bg
+        if v.style == "intro":  # an app's intro slides: white on its colour
+            cv.fill(self.f, v.rect, self.t.primary, clip)
+            return self.t.primary
+        if v.style in ("dot", "dot_on"):  # the intro's page indicator
+            x0, y0, x1, y1 = v.rect
+            color = (255, 255, 255) if v.style == "dot_on" else self.t.primary_container
+            cv.rounded(self.f, v.rect, (x1 - x0) // 2, color, clip, bg)
+            return None
         if v.style == "ad":
             cv.fill(self.f, v.rect, AD_BG, clip)
             return AD_BG

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.calendar.firstrun import PERMISSIONS, CalendarPrefs, past_first_run
 from antrap_gym.device.sim.apps.calendar.screens import PKG, EventActivity, MainActivity
 from antrap_gym.device.sim.apps.calendar.store import EventsDatabase
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.phone import Phone
 
 
 class SimpleCalendar(App):
@@ -15,4 +21,9 @@ class SimpleCalendar(App):
     icon_color = (33, 150, 243)
     main = MainActivity
     activities = (EventActivity,)
-    storage = (EventsDatabase,)
+    storage = (EventsDatabase, CalendarPrefs)
+    permissions = PERMISSIONS
+
+    @classmethod
+    def install(cls, phone: Phone) -> None:
+        past_first_run(phone)

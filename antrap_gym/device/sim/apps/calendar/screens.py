@@ -21,10 +21,12 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import Activity
+from antrap_gym.device.sim.apps.calendar import firstrun
 from antrap_gym.device.sim.apps.calendar.occurrences import by_day, day_start, on_day, to_dt
 from antrap_gym.device.sim.apps.calendar.store import REPEATS, WEEK, EventsDatabase
 from antrap_gym.device.sim.toolkit.builder import BarAction
 from antrap_gym.device.sim.toolkit.card import split
+from antrap_gym.device.sim.toolkit.firstrun import FirstRun
 from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.pickers import day_desc, open_date_picker
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
@@ -63,7 +65,7 @@ class CalendarActivity(Activity):
     package = PKG
 
 
-class MainActivity(CalendarActivity):
+class MainActivity(FirstRun, CalendarActivity):
     name = ".activities.MainActivity"
 
     def __init__(self) -> None:
@@ -94,6 +96,7 @@ class MainActivity(CalendarActivity):
 
     # --- building ------------------------------------------------------------------------
     def build(self, ui: UI, phone: Phone) -> None:
+        firstrun.first_run(phone, self)
         db = EventsDatabase.of(phone)
         events = db.cached("all", db.all)  # shared and read-only: the screens only read it
         if self.searching:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.contacts.firstrun import ContactsPrefs, past_first_run
 from antrap_gym.device.sim.apps.contacts.provider import ContactsProvider
 from antrap_gym.device.sim.apps.contacts.screens import (
     PKG,
@@ -10,6 +13,10 @@ from antrap_gym.device.sim.apps.contacts.screens import (
     PeopleActivity,
     QuickContactActivity,
 )
+from antrap_gym.device.sim.storage.permissions import POST_NOTIFICATIONS
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.phone import Phone
 
 
 class Contacts(App):
@@ -22,4 +29,9 @@ class Contacts(App):
     activities = (QuickContactActivity, ContactEditorActivity)
     #: on Android the provider is its own package (com.android.providers.contacts, where
     #: its database lives); here it ships with the app that shows it
-    storage = (ContactsProvider,)
+    storage = (ContactsProvider, ContactsPrefs)
+    permissions = (POST_NOTIFICATIONS,)
+
+    @classmethod
+    def install(cls, phone: Phone) -> None:
+        past_first_run(phone)

@@ -13,9 +13,11 @@ import re
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import Activity
+from antrap_gym.device.sim.apps.contacts.firstrun import first_run
 from antrap_gym.device.sim.apps.contacts.provider import PHONE_TYPES, Contact, ContactsProvider
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.builder import SP_TITLE, BarAction
+from antrap_gym.device.sim.toolkit.firstrun import FirstRun
 from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
@@ -130,8 +132,9 @@ class ContactsActivity(Activity):
 # --- the list -----------------------------------------------------------------------------
 
 
-class PeopleActivity(ContactsActivity):
-    """The contact list: search bar, filter chips, A-Z list, Create contact FAB."""
+class PeopleActivity(FirstRun, ContactsActivity):
+    """The contact list: search bar, filter chips, A-Z list, Create contact FAB (after the
+    first run's page and prompt: `firstrun`)."""
 
     name = "com.google.android.apps.contacts.activities.PeopleActivity"
 
@@ -149,6 +152,8 @@ class PeopleActivity(ContactsActivity):
                 if matches_filter(c, kind, arg) and matches_query(c, query)]
 
     def build(self, ui: UI, phone: Phone) -> None:
+        if first_run(ui, phone, self):
+            return
         ui.spacer(8)
         ui.search("search", "Search contacts", rid=RID + "open_search_bar_text_view")
         ui.chips("chips", [f[0] for f in FILTERS], self.chip, lambda i: self.select_chip(i),

@@ -4,13 +4,19 @@ It has no storage of its own: its pictures are the image files under /sdcard."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.gallery.firstrun import PERMISSIONS, past_first_run
 from antrap_gym.device.sim.apps.gallery.screens import (
     PKG,
     MainActivity,
     MediaActivity,
     ViewPagerActivity,
 )
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.phone import Phone
 
 
 class SimpleGallery(App):
@@ -20,3 +26,8 @@ class SimpleGallery(App):
     icon_color = (255, 152, 0)
     main = MainActivity
     activities = (MediaActivity, ViewPagerActivity)
+    permissions = PERMISSIONS
+
+    @classmethod
+    def install(cls, phone: Phone) -> None:
+        past_first_run(phone)

@@ -13,6 +13,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import Activity
+from antrap_gym.device.sim.apps.gallery.firstrun import AllFilesAsk
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
@@ -90,8 +91,9 @@ class GalleryActivity(Activity):
 # --- the folders -----------------------------------------------------------------
 
 
-class MainActivity(GalleryActivity):
-    """The folder grid: each folder's newest picture, its name and how many it holds."""
+class MainActivity(AllFilesAsk, GalleryActivity):
+    """The folder grid: each folder's newest picture, its name and how many it holds (the
+    access question first while it has no all files access: `firstrun`)."""
 
     name = "com.simplemobiletools.gallery.pro.activities.MainActivity"
 
@@ -99,6 +101,7 @@ class MainActivity(GalleryActivity):
         return "Simple Gallery"
 
     def build(self, ui: UI, phone: Phone) -> None:
+        self.access_note(phone)
         ui.toolbar("Simple Gallery", rid=RID + "main_toolbar")
         folders = sorted_folders(phone)
         if not folders:

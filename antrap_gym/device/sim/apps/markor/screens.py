@@ -15,8 +15,8 @@ import time
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import Activity
+from antrap_gym.device.sim.apps.markor import intro, sorting
 from antrap_gym.device.sim.apps.markor import search_replace as sr
-from antrap_gym.device.sim.apps.markor import sorting
 from antrap_gym.device.sim.storage.files import FsError
 from antrap_gym.device.sim.toolkit import card
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
@@ -107,9 +107,9 @@ class MarkorActivity(Activity):
 # --- the file browser -------------------------------------------------------------
 
 
-class MainActivity(MarkorActivity):
+class MainActivity(intro.StorageNote, MarkorActivity):
     """The Files tab: one folder's entries in the "Sort by" order (by default folders
-    first, then files, by name)."""
+    first, then files, by name); the intro and the storage note first on a first run."""
 
     name = ".activity.MainActivity"
 
@@ -154,6 +154,8 @@ class MainActivity(MarkorActivity):
 
     # --- layout ---------------------------------------------------------------------
     def build(self, ui: UI, phone: Phone) -> None:
+        if intro.first_run(phone, self):
+            return
         cwd = self._cwd(phone)
         at_root = cwd == ROOT
         entries = self._entries(phone, cwd)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from antrap_gym.device.sim.apps.base import App
+from antrap_gym.device.sim.apps.opentracks.firstrun import PERMISSIONS, OpenTracksPrefs, past_first_run
 from antrap_gym.device.sim.apps.opentracks.screens import PKG, MainActivity, TrackRecordedActivity
 from antrap_gym.device.sim.apps.opentracks.store import TracksDb
+
+if TYPE_CHECKING:
+    from antrap_gym.device.sim.phone import Phone
 
 
 class OpenTracks(App):
@@ -15,4 +21,9 @@ class OpenTracks(App):
     icon_color = (211, 47, 47)
     main = MainActivity
     activities = (TrackRecordedActivity,)
-    storage = (TracksDb,)
+    storage = (TracksDb, OpenTracksPrefs)
+    permissions = PERMISSIONS
+
+    @classmethod
+    def install(cls, phone: Phone) -> None:
+        past_first_run(phone)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.sim.apps.base import Activity
-from antrap_gym.device.sim.apps.opentracks import store
+from antrap_gym.device.sim.apps.opentracks import firstrun, store
 from antrap_gym.device.sim.apps.opentracks.store import PKG, Track
 from antrap_gym.device.sim.toolkit.builder import BarAction
+from antrap_gym.device.sim.toolkit.firstrun import FirstRun
 from antrap_gym.device.sim.toolkit.popups import Choice
 
 if TYPE_CHECKING:
@@ -38,9 +39,10 @@ class OpenTracksActivity(Activity):
         phone.toast("OpenTracks 4.10.0")
 
 
-class MainActivity(OpenTracksActivity):
+class MainActivity(FirstRun, OpenTracksActivity):
     """The track list: each track's name, activity type, distance, total time and date,
-    newest first; a search in the app bar; the record button."""
+    newest first; a search in the app bar; the record button (the first run's permission
+    prompts over it: `firstrun`)."""
 
     name = "de.dennisguse.opentracks.TrackListActivity"
 
@@ -61,6 +63,7 @@ class MainActivity(OpenTracksActivity):
         self.scroll["list"] = 0
 
     def build(self, ui: UI, phone: Phone) -> None:
+        firstrun.first_run(phone, self)
         ui.toolbar("OpenTracks", rid=RID + "track_list_toolbar", actions=[
             BarAction("search", "Search", self.toggle_search, rid=RID + "track_list_search"),
         ], menu=[Choice("Markers", "noop"), Choice("Aggregated statistics", "noop"),
