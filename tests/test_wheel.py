@@ -55,11 +55,14 @@ def test_the_wheel_carries_the_namespaced_packages_and_the_presets(installed):
                 "print(antrap_gym.__file__); print(len(antrap_gym.tasks.TEMPLATES));"
                 "print(sorted(p.name for p in c.config_dir('traps').iterdir())[:1]);"
                 "print(sorted(p.name for p in c.config_dir('train').iterdir())[-1]);"
-                "print('torch' in sys.modules)"], installed)
-    where, n, traps, train, torch_loaded = res.stdout.split("\n")[:5]
+                "print('torch' in sys.modules);"
+                "from antrap_gym.tasks.browser_pages import PAGES, page_html;"
+                "print(sum('Success!' in page_html(p, 7) for p in PAGES))"], installed)
+    where, n, traps, train, torch_loaded, pages = res.stdout.split("\n")[:6]
     assert where.startswith(str(installed)) and "site-packages" in where  # the wheel, not the checkout
     assert int(n) >= 35 and traps == "['antrap.yaml']" and train == "visual_obscuration.yaml"
     assert torch_loaded == "False"  # import antrap_gym loads no torch
+    assert pages == "43"  # the browser task pages (package data) are in the wheel
     top = _run([py, "-c", "import importlib.util as u; print([m for m in ('tasks', 'training', 'configs') "
                 "if u.find_spec(m)])"], installed)
     assert top.stdout.strip() == "[]"  # no generic top-level names installed
