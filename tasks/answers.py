@@ -30,6 +30,12 @@ the only value of its kind in the answer.
 many items as expected values, and the items must match the values one to one
 (order free). Text items match by AndroidWorld's fuzzy rule (case-insensitive
 similarity >= 0.9) or after normalisation; numbers within a tolerance when one is set.
+
+`reference_items_match` is AndroidWorld's rule itself, for grading as the reference
+does (`--grading reference`): each item must parse as its type exactly (a number as
+`float()` reads it, a date as "October 22 2023", a time as "14:30"), text items are only
+fuzzy-matched (no normalisation), and every item must match *some* expected value (not
+one to one: "Gym, Gym" answers "Gym" and "Yoga Class" if both are asked).
 """
 
 from __future__ import annotations
@@ -314,3 +320,51 @@ def items_match(answer: str | None, expected: Sequence[str], kind: str = "text",
         return any(_item_matches(items[i], want[j], kind, tolerance)
                    and assign(i + 1, left[:k] + left[k + 1:]) for k, j in enumerate(left))
     return assign(0, tuple(range(len(want))))
+
+
+#: AndroidWorld's formats for its typed answers (`datetime_utils.DATE_FORMAT` and '%H:%M')
+REFERENCE_FORMATS = {"date": "%B %d %Y", "time": "%H:%M", "datetime": "%B %d %Y %H:%M"}
+
+
+def _reference_value(text: str, kind: str) -> object:
+    """An item as AndroidWorld casts it (ValueError when it does not parse)."""
+    if kind == "text":
+        return text
+    if kind == "number":
+        return float(text)
+    if kind in REFERENCE_FORMATS:
+        return _dt.datetime.strptime(text, REFERENCE_FORMATS[kind])
+    raise ValueError(f"AndroidWorld has no rule for {kind!r} answers")
+
+
+def _reference_fuzzy(a: str, b: str) -> bool:
+    """AndroidWorld's `fuzzy_match`: difflib ratio of the lower-cased strings >= 0.9."""
+    return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() >= FUZZY_ITEM
+
+
+def reference_items_match(answer: str | None, expected: Sequence[str], kind: str = "text",
+                          tolerance: float | None = None) -> bool:
+    """AndroidWorld's `check_agent_answer` as it is: the answer split on commas and each
+    item stripped, as many items as expected values, every item cast to its kind (one that
+    does not parse fails the answer) and matching some expected value: text by the fuzzy
+    rule alone, numbers equal or within `tolerance`, dates and times equal."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown answer kind {kind!r}; one of {KINDS}")
+    if answer is None or not str(answer) or not expected:
+        return False
+    try:
+        items = [_reference_value(i.strip(), kind) for i in str(answer).split(",")]
+        want = [_reference_value(str(e).strip(), kind) for e in expected]
+    except ValueError:
+        return False
+    if len(items) != len(want):
+        return False
+    if kind == "text":
+        same = _reference_fuzzy
+    elif kind == "number" and tolerance is not None:
+        def same(x, y):
+            return abs(x - y) < tolerance
+    else:
+        def same(x, y):
+            return x == y
+    return all(any(same(x, y) for y in want) for x in items)

@@ -10,6 +10,7 @@ writing the class by hand is the escape hatch for a template that needs code.
 
 from __future__ import annotations
 
+import inspect
 import shlex
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,6 +21,17 @@ from antrap_gym.tasks.steps import Step
 
 if TYPE_CHECKING:
     from antrap_gym.device import Device
+
+#: how a task is graded: by our check, or by the reference's (AndroidWorld's / AnTrap's)
+#: where a template declares that it grades otherwise (docs/grading.md)
+GRADINGS = ("ours", "reference")
+
+
+def check_grading(grading: str) -> str:
+    """`grading` if it is one of GRADINGS, else a ValueError naming them."""
+    if grading not in GRADINGS:
+        raise ValueError(f"grading must be one of {', '.join(GRADINGS)}, got {grading!r}")
+    return grading
 
 
 class Task:
@@ -73,8 +85,10 @@ class Task:
     def setup(self, device: Device) -> None:
         """Put the phone in the task's initial state (shell only)."""
 
-    def is_successful(self, device: Device, answer: str | None = None) -> float:
-        """0..1: how much of the goal holds now (shell only)."""
+    def is_successful(self, device: Device, answer: str | None = None,
+                      grading: str = "ours") -> float:
+        """0..1: how much of the goal holds now (shell only), by our check or (`grading=
+        "reference"`) by the reference's where the template declares one."""
         raise NotImplementedError
 
     def teardown(self, device: Device) -> None:
@@ -111,4 +125,14 @@ class TaskError(RuntimeError):
     """A task could not be set up on this device."""
 
 
-__all__ = ["Task", "TaskError", "answer_matches", "normalize_answer"]
+def grade(task: Task, device: Device, answer: str | None = None, grading: str = "ours") -> float:
+    """`task.is_successful` under `grading`. A hand-written class whose `is_successful`
+    takes no `grading` declares no reference check: it is graded by its own either way."""
+    check_grading(grading)
+    if grading == "ours" or "grading" not in inspect.signature(task.is_successful).parameters:
+        return task.is_successful(device, answer)
+    return task.is_successful(device, answer, grading=grading)
+
+
+__all__ = ["GRADINGS", "Task", "TaskError", "answer_matches", "check_grading", "grade",
+           "normalize_answer"]

@@ -92,7 +92,9 @@ RecipeDeleteMultipleRecipesWithConstraint = recipes(
     doc="AndroidWorld's: the recipes whose directions name an ingredient (lower-cased "
         "substring, as there: 'rice' also matches 'price'), among 29 that do not. The "
         "reference may draw an ingredient no recipe uses (nothing to delete, and an untouched "
-        "list passes); here such draws are redrawn.")
+        "list passes); here such draws are redrawn.",
+    differs={"draw": "A draw whose ingredient no recipe's directions name is redrawn; the "
+                     "reference keeps it (nothing to delete: an untouched list passes)."})
 
 
 # --- duplicates ------------------------------------------------------------------------------
@@ -214,15 +216,19 @@ _ADD_DOC = ("AndroidWorld's: addition integrity, each recipe a new row whose tit
             "fuzzily (0.9) and favorite exactly, the count grown by as many, no earlier row "
             "changed. 10 other recipes are there before (none with a target's title: the "
             "reference's filter meant that but lets one through).")
+#: the noise recipes' titles (`differs`)
+NOISE_TITLES = {"setup": "No noise recipe shares a target's title; the reference's filter "
+                         "means to keep them apart but lets one through."}
 
 RecipeAddSingleRecipe = recipes(
     id="RecipeAddSingleRecipe", split="train", complexity=2.4, goal=ADD_GOAL, params=_add(1),
-    check=br.added_check(), solution=_add_solution, doc=_ADD_DOC + " The recipe is in the goal.")
+    check=br.added_check(), solution=_add_solution, doc=_ADD_DOC + " The recipe is in the goal.",
+    differs=NOISE_TITLES)
 
 RecipeAddMultipleRecipes = recipes(
     id="RecipeAddMultipleRecipes", split="test", complexity=6.0, goal=ADD_GOAL, params=_add(3),
     check=br.added_check(), solution=_add_solution,
-    doc=_ADD_DOC + " The three recipes are in the goal, as csv or text blocks.")
+    doc=_ADD_DOC + " The three recipes are in the goal, as csv or text blocks.", differs=NOISE_TITLES)
 
 RecipeAddMultipleRecipesFromMarkor = template(
     id="RecipeAddMultipleRecipesFromMarkor", apps=(br.PKG, mk.PKG), source="AndroidWorld",
@@ -230,7 +236,7 @@ RecipeAddMultipleRecipesFromMarkor = template(
     setup=[br.SeedRecipes(P("rows")), mk.SeedFiles({"recipes.txt": "{text}"})],
     check=br.added_check(), solution=_markor_solution,
     doc=_ADD_DOC + " The three recipes are in Markor's recipes.txt (the Markor folder holds "
-        "only it, as the reference clears it), as csv or text blocks.")
+        "only it, as the reference clears it), as csv or text blocks.", differs=NOISE_TITLES)
 
 RecipeAddMultipleRecipesFromMarkor2 = template(
     id="RecipeAddMultipleRecipesFromMarkor2", apps=(br.PKG, mk.PKG), source="AndroidWorld",

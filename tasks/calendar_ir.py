@@ -137,7 +137,9 @@ SimpleCalendarNextEvent = ir_template(
     params=ir.next_event, check=TITLES,
     doc="One event later today; no random event today starts or ends between 15:30 and it. "
         "The reference's time pool has 12:00am, midnight before the 15:34 reference time "
-        "(its answer would not be the next event): left out here.")
+        "(its answer would not be the next event): left out here.",
+    differs={"draw": "The time pool leaves out the reference's 12:00am (midnight before the "
+                     "15:34 reference time, whose event is not the next one)."})
 
 SimpleCalendarEventOnDateAtTime = ir_template(
     id="SimpleCalendarEventOnDateAtTime", split="test",
@@ -146,7 +148,10 @@ SimpleCalendarEventOnDateAtTime = ir_template(
     doc="One event at the date and time. The reference keeps random events that day off "
         "starting or ending at that minute; here also off being under way then (one that "
         "started earlier and runs past it is on the schedule too, a second right answer "
-        "the reference would fail).")
+        "the reference would fail).",
+    differs={"setup": "Random events are also kept off being under way at that time (the "
+                      "reference keeps them off starting or ending then only, so one running "
+                      "through it is a second right answer that its check fails)."})
 
 SimpleCalendarAnyEventsOnDate = ir_template(
     id="SimpleCalendarAnyEventsOnDate", split="train",

@@ -70,11 +70,19 @@ def _col(name: str) -> Eq:
     return Eq(F(lambda p, c=name: p["event"].get(c, 0)))
 
 
-ADDED = Added(cal.EVENTS, ({
+NEW_EVENT = {
     "start_ts": _col("start_ts"), "end_ts": _col("end_ts"),
     "title": Fuzzy("{event_title}", 0.9), "description": Fuzzy("{event_description}", 0.9),
     "repeat_interval": _col("repeat_interval"), "repeat_rule": _col("repeat_rule"),
-},))
+}
+ADDED = Added(cal.EVENTS, (NEW_EVENT,))
+#: AndroidWorld's validator also compares the location (fuzzy) with the expected event's,
+#: which is empty: an event saved with a location fails there
+REFERENCE_ADDED = Added(cal.EVENTS, ({**NEW_EVENT, "location": Fuzzy("", 0.9)},))
+LOCATION = {"check": "Ours does not look at the new event's location; AndroidWorld's "
+                     "validate_event_addition_integrity compares it (fuzzy) with the expected "
+                     "event's, which is empty, so an event saved with any location fails "
+                     "there."}
 
 
 #: the editor showing the start as set (what the end's steps and Save wait for)
@@ -120,7 +128,8 @@ def add_template(id: str, source: str, split: str, when: str, draw, doc: str = "
         id=id, apps=(cal.PKG,), source=source, kind="action", split=split, complexity=3.4,
         goal="In Simple Calendar Pro, create a calendar event " + when + AW_TAIL,
         params=draw, setup=[cal.SeedEvents(P("noise"))], derived=_add_derived, check=ADDED,
-        solution=add_solution(), doc=ADD_DOC.format(more=doc))
+        reference_check=REFERENCE_ADDED, differs=LOCATION, solution=add_solution(),
+        doc=ADD_DOC.format(more=doc))
 
 
 ADD_ROWS = (
@@ -169,7 +178,8 @@ SimpleCalendarAddRepeatingEvent = template(
          " and lasts for {duration_mins} minutes each occurrence. The event description should"
          " be '{event_description}'.",
     params=add_draw(repeat=True), setup=[cal.SeedEvents(P("noise"))], derived=_repeat_derived,
-    check=ADDED, solution=add_solution(repeat=True),
+    check=ADDED, reference_check=REFERENCE_ADDED, differs=LOCATION,
+    solution=add_solution(repeat=True),
     doc=ADD_DOC.format(more="Daily: repeat_interval 86400, repeat_rule 0; weekly: 604800 and "
                             "the start's weekday bit (Mon=1 .. Sun=64)."))
 

@@ -27,6 +27,7 @@ from antrap_gym.tasks.checks import (
     Holds,
     TreeUnchanged,
 )
+from antrap_gym.tasks.checks.files import FileTimesUnchanged
 from antrap_gym.tasks.steps import LongPress, Step, Tap, Target, TypeText
 from antrap_gym.tasks.template import DataTask, template
 
@@ -74,6 +75,24 @@ def _pool_for(want_of: Callable[[str], str], before_of: Callable[[str], str] = l
     return (pool, False) if pool else (mk.SENTENCES, True)
 
 
+#: how an exact check differs from AnTrap's fuzzy one (`differs["check"]`)
+EXACT = ("Ours compares the note's text exactly (carriage returns dropped, the ends "
+         "stripped); AnTrap's check_file_content compares it fuzzily (difflib ratio >= 0.9, "
+         "case ignored), which passes the note as set up for most or all texts: the note's "
+         "own text is most of the text wanted.")
+#: how a draw kept clear of the fuzzy check's blind spot differs (`differs["draw"]`)
+KEPT_CLEAR = ("The draw refuses texts for which the untouched note already passes the "
+              "fuzzy check (difflib ratio >= 0.9); the reference draws from every sentence.")
+
+
+def _exact_or_fuzzy(path: str, want: str, exact: bool) -> dict[str, Any]:
+    """The declaration's check, and where it is exact, the reference's fuzzy one."""
+    if not exact:
+        return {"check": _content(path, want, False), "differs": {"draw": KEPT_CLEAR}}
+    return {"check": _content(path, want, True), "reference_check": _content(path, want, False),
+            "differs": {"check": EXACT}}
+
+
 def _weak(exact: bool, what: str) -> str:
     if exact:
         return (f" AnTrap's fuzzy check (0.9) passes the untouched note for every text ({what});"
@@ -110,6 +129,8 @@ def _folder(rng) -> dict:
 MarkorCreateFolder = aw(
     id="MarkorCreateFolder", kind="action", split="train", complexity=1.0,
     doc="folder_ + a timestamp (the reference takes the host clock; ours a seeded one).",
+    differs={"draw": "The folder name's timestamp is drawn from the seed; the reference takes "
+                     "the host's clock."},
     goal="Create a new folder in Markor named {folder_name}.",
     params=_folder, setup=[_seed(lambda p: p["noise"])],
     check=DirExists(note_path("{folder_name}")),
@@ -167,6 +188,13 @@ MarkorDeleteNewestNote = aw(
     goal="Delete the newest note in Markor.",
     params=_newest, setup=[_seed(lambda p: p["notes"], lambda p: p["times"])],
     check=AllOf(Absent(NEWEST), TreeUnchanged(ROOT, ignore=(NEWEST,))),
+    reference_check=AllOf(Absent(NEWEST), FileTimesUnchanged(ROOT, ignore=(NEWEST,))),
+    differs={"check": "Ours wants every other file and folder under the Markor folder "
+                      "byte for byte as set up; the reference compares the names and times "
+                      "of the files directly in it (`ls`), so a note saved again unchanged "
+                      "fails there and passes here, and a change inside a subfolder passes "
+                      "there. The reference check here reads modification times (`stat`); "
+                      "AndroidWorld's `ls -ll -au` shows access times on toybox."},
     solution=[mk.open_app(), *_delete_steps("{newest}", NEWEST, DONE)])
 
 
@@ -329,6 +357,8 @@ MarkorMergeNotes = aw(
     derived=lambda p: {"merged": "\n\n".join(p[f"file{i}_content"] for i in (1, 2, 3))},
     setup=[_seed(lambda p: {p[f"file{i}_name"]: p[f"file{i}_content"] for i in (1, 2, 3)})],
     check=AllOf(_content(MERGED, "{merged}", exact=False), mk.BlankLinesBetween(MERGED)),
+    differs={"draw": "The new note's name ends in .md; the reference's has no extension "
+                     "(Markor's new-file dialog would add one)."},
     solution=[mk.open_app(), *mk.create_note_steps("{new_file_name}", "{merged}",
                                                    Holds(FileExists(MERGED)), DONE)])
 
@@ -358,7 +388,8 @@ def _edit_template(id: str, goal: str, want_of: Callable[[dict], str], draw_rest
     return antrap(id=id, kind="action", split=split, complexity=complexity, doc=doc, goal=goal,
                   params=params, derived=lambda p: {"want": want_of(p)}, aliases=aliases,
                   setup=[_seed(lambda p: {p["file_name"]: before_of(p)})],
-                  check=_content(FILE, "{want}", exact=False), solution=_edit())
+                  check=_content(FILE, "{want}", exact=False), solution=_edit(),
+                  differs={"draw": KEPT_CLEAR})
 
 
 def _lines(*keys: str) -> Callable[[dict], str]:
@@ -450,7 +481,7 @@ def _sentence_family(id: str, goal: str, want_of: Callable[[str], str], split: s
     cls = antrap(id=id, kind="action", split=split, complexity=complexity, goal=goal,
                  doc=doc + _weak(exact, "the note's own text is most of the expected one"),
                  params=params, derived=lambda p: {"want": want_of(p["original_content"])},
-                 setup=[_ONE_NOTE], check=_content(FILE, "{want}", exact), solution=_edit())
+                 setup=[_ONE_NOTE], solution=_edit(), **_exact_or_fuzzy(FILE, "{want}", exact))
     globals()[id] = cls  # a module attribute, so the class pickles by name
     return cls
 
@@ -519,7 +550,7 @@ MarkorReplaceWord = antrap(
          ' "{new_word}" and save the note.',
     params=_replace_word,
     derived=lambda p: {"want": p["original_content"].replace(p["old_word"], p["new_word"])},
-    setup=[_ONE_NOTE], check=_content(FILE, "{want}", exact=True), solution=_edit())
+    setup=[_ONE_NOTE], solution=_edit(), **_exact_or_fuzzy(FILE, "{want}", exact=True))
 
 #: (name, the first line, how the goal quotes it, split)
 _PREPENDS = (("TodoHeader", "# TODO", '"# TODO"', "train"),

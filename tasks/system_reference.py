@@ -11,8 +11,8 @@ an AIRPLANE_MODE broadcast would not: the shell may not send that broadcast.
 *Verify rows start in the goal state. Their reference check passes with no action at
 all (an AndroidWorld issue calls this a defect), which the template contract refuses,
 so ours also asks that the page showing the state is in front when the agent stops:
-the agent has to look, then finish without undoing it. The reference's own check stays
-on the class as `reference_check`.
+the agent has to look, then finish without undoing it. The reference's own check is the
+template's `reference_check` (graded by `--grading reference`).
 """
 
 from __future__ import annotations
@@ -91,6 +91,13 @@ def _shown(label: str) -> ScreenShows:
     return ScreenShows(label, package=st.PKG)
 
 
+def _verify_differs(page: str) -> dict[str, str]:
+    """How a Verify row's check differs from the reference's (the setting alone)."""
+    return {"check": f"Ours also wants Settings' {page} in front when the agent stops; the "
+                     "reference reads the setting alone, which holds from set-up on (the row "
+                     "starts in its goal state), so doing nothing passes it."}
+
+
 #: a Verify row's set-up closes Settings, so no page of it is in front before the agent acts
 CLOSE_SETTINGS = Shell(cmd=f"am force-stop {st.PKG}")
 
@@ -119,9 +126,11 @@ def _brightness(id: str, which: str, verify: bool, split: str):
         check = level
         doc = f"Brightness starts at the other end; the slider's {which} end is {LEVEL[which]}."
     setup = [st.PutSetting("system", "screen_brightness", start)]
+    reference = {"reference_check": level,
+                 "differs": _verify_differs("Display page (its Brightness level slider)")}
     return aw(id=id, split=split, goal=BRIGHTNESS_GOAL, params=_fixed("max_or_min", which),
               setup=[CLOSE_SETTINGS, *setup] if verify else setup, check=check,
-              solution=solution, doc=doc, reference_check=level)
+              solution=solution, doc=doc, **(reference if verify else {}))
 
 
 SystemBrightnessMax = _brightness("SystemBrightnessMax", "max", False, "train")
@@ -144,10 +153,12 @@ def _radio(id: str, goal: str, toggle: Toggle, on: bool, verify: bool, split: st
     else:
         check, solution = ref, _flip(toggle, on)
         doc = f"{toggle.switch} starts {'off' if on else 'on'}."
+    reference = {"reference_check": ref,
+                 "differs": _verify_differs(f"page with the {toggle.switch} switch")}
     return aw(id=id, split=split, goal=goal, params=_on_off(on),
               setup=[CLOSE_SETTINGS, st.SetToggle(toggle, start)] if verify else
               [st.SetToggle(toggle, start)], check=check, solution=solution, doc=doc,
-              reference_check=ref, needs_scroll=False)
+              needs_scroll=False, **(reference if verify else {}))
 
 
 WIFI_GOAL, BT_GOAL = "Turn wifi {on_or_off}.", "Turn bluetooth {on_or_off}."
@@ -262,10 +273,21 @@ MarkorCreateNoteFromClipboard = template(
 
 # --- AnTrap: more switches ------------------------------------------------------------------
 
+#: how AnTrap sets a switch where set-up here takes another route (see the module's doc)
+ANTRAP_SETS = {
+    "airplane_mode_on": "settings put global airplane_mode_on plus an AIRPLANE_MODE broadcast",
+    "location_mode": "settings put secure location_mode 3 / 0",
+}
+
+
 def _switch(id: str, goal: str, toggle: Toggle, on: bool, split: str, check, needs_scroll=False):
+    how = ANTRAP_SETS.get(toggle.key)
+    differs = {"setup": f"Set-up runs `{toggle.command_for(not on)}`, which takes effect on a "
+                        f"real phone; AnTrap's runs {how}."} if how else None
     return antrap(id=id, split=split, goal=goal, params=_on_off(on),
                   setup=[st.SetToggle(toggle, not on)], check=check, solution=_flip(toggle, on),
-                  needs_scroll=needs_scroll, doc=f"{toggle.switch} starts {'off' if on else 'on'}.")
+                  needs_scroll=needs_scroll, doc=f"{toggle.switch} starts {'off' if on else 'on'}.",
+                  differs=differs)
 
 
 def _is(ns: str, key: str, value: str) -> SettingEquals:
@@ -309,7 +331,13 @@ def _nfc(id: str, on: bool, split: str):
         solution=[st.open_app(), *st.walk(NFC_PATH),
                   SetChecked(screen=st.CONN_PREFS, target=Target(row="NFC", cls="Switch"),
                              checked=on, done=DONE)],
-        doc=f"NFC starts {'off' if on else 'on'} (svc nfc); read from dumpsys nfc's mState.")
+        doc=f"NFC starts {'off' if on else 'on'} (svc nfc); read from dumpsys nfc's mState.",
+        differs={"check": "Both read global nfc_on first. Where it is unset, ours reads the "
+                          "adapter's own `mState=` line of `dumpsys nfc`; AnTrap looks for "
+                          "\"state=on\" anywhere in the dump, which NfcService's "
+                          "`mScreenState=ON_UNLOCKED` line always holds (NFC reads as on whatever "
+                          "it is; on a phone without NFC, as off). Not reproduced: there its "
+                          "reading does not depend on NFC."})
 
 
 SystemNfcTurnOn = _nfc("SystemNfcTurnOn", True, "test")

@@ -39,6 +39,9 @@ from antrap_gym.tasks.template import template
 
 _WEAK_HIDE = (" The simulated list shows tasks whose hide-until date is still ahead (the real "
               "app's My Tasks hides them), so every seeded task can be read there.")
+#: where the simulated app shows more than the real one (`differs`)
+HIDDEN_SHOWN = {"app": "The simulated task list shows tasks whose hide-until date is still "
+                       "ahead, which the real app's My Tasks hides."}
 ANSWER = Answer(text="{answer}")
 tasks_q = partial(template, apps=(to.PKG,), source="AndroidWorld", kind="answer", complexity=1.0,
                   setup=[to.SeedTasks(P("rows"))], solution=[to.open_app(), ANSWER])
@@ -67,7 +70,7 @@ TasksDueOnDate = tasks_q(
          "multiples titles, format your answer in a comma separated list.",
     params=_due_on, check=TITLES_CHECK,
     doc="AndroidWorld's: three tasks due on the day among 20 random ones due on other days; "
-        "the titles, fuzzy, in any order." + _WEAK_HIDE)
+        "the titles, fuzzy, in any order." + _WEAK_HIDE, differs=HIDDEN_SHOWN)
 
 
 def _high(rng: np.random.Generator) -> dict:
@@ -84,7 +87,7 @@ TasksHighPriorityTasks = tasks_q(
          "multiples titles, format your answer in a comma separated list.",
     params=_high, check=TITLES_CHECK,
     doc="AndroidWorld's: one high-priority task (importance 0) among 20 random tasks of other "
-        "priorities, completed or not; its title." + _WEAK_HIDE)
+        "priorities, completed or not; its title." + _WEAK_HIDE, differs=HIDDEN_SHOWN)
 
 
 def _high_on(rng: np.random.Generator) -> dict:
@@ -161,4 +164,4 @@ TasksIncompleteTasksOnDate = tasks_q(
          "titles only. If there are multiples titles, format your answer in a comma separated list.",
     params=_incomplete_on, check=TITLES_CHECK,
     doc="AndroidWorld's: three open tasks due on the day; no random task is open and due by "
-        "then. Their titles (the goal's grammar is AndroidWorld's)." + _WEAK_HIDE)
+        "then. Their titles (the goal's grammar is AndroidWorld's)." + _WEAK_HIDE, differs=HIDDEN_SHOWN)

@@ -10,6 +10,13 @@ parameters (see tasks/binding.py); `derived(params)` adds values computed from t
 (a first name, a fraction) without changing the parameters themselves. Answer
 templates answer with `{answer}`, the check's expected value.
 
+A reference template declares where it differs from its reference (AndroidWorld's or
+AnTrap's task): `differs` maps an aspect ("check", "goal", "draw", "setup", "app") to
+what differs, and `reference_check` is the reference's own check where the grading
+differs and can be reproduced; `is_successful(..., grading="reference")` grades by it
+(docs/grading.md lists every declaration). AndroidWorld's list answers get theirs by
+default: the same answer under AndroidWorld's own rule (`AnswerIs.as_reference`).
+
 The class this makes is an ordinary `Task`: every consumer (env, oracle, traps, eval,
 training) sees the same interface as for a hand-written class, which remains the
 escape hatch for a template that needs code.
@@ -24,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from antrap_gym.tasks.base import Task, TaskError
+from antrap_gym.tasks.base import Task, TaskError, check_grading
 from antrap_gym.tasks.binding import DONE, BindError, bind
 from antrap_gym.tasks.checks import AllOf, AnswerIs, Check, MeanOf
 from antrap_gym.tasks.recipes import Recipe
@@ -41,6 +48,16 @@ REFERENCE_SOURCES = ("AndroidWorld", "AnTrap")
 SOURCES = (*REFERENCE_SOURCES, "antrap-gym")
 
 Solution = Sequence[Step] | Callable[[Mapping[str, Any]], list[Step]]
+#: what a reference template may differ from its reference in (`differs`' keys)
+ASPECTS = ("check", "goal", "draw", "setup", "app")
+#: `differs["check"]` of an AndroidWorld list answer left to the default reference check
+ANSWER_RULE = ("Ours normalises an answer before matching (case, quotes, accents, "
+               "trailing punctuation), reads numbers, dates and times written in other "
+               "common forms (\"three\", \"3 tasks\", \"2:30 PM\", \"October 22, 2023\") and "
+               "matches items to values one to one; AndroidWorld's check_agent_answer "
+               "parses each comma-separated item strictly (float(), \"%B %d %Y\", "
+               "\"%H:%M\"), fuzzy-matches text items as typed, and lets an item match any "
+               "value (a repeated item can stand for two).")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +77,10 @@ class Template:
     derived: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
     needs_scroll: bool = False
     source: str = "antrap-gym"
+    #: the reference's check, where it grades otherwise (`--grading reference`)
+    reference_check: Check | None = None
+    #: (aspect, what differs) pairs: how this template differs from its reference
+    differs: tuple[tuple[str, str], ...] = ()
 
 
 class DataTask(Task):
@@ -72,6 +93,8 @@ class DataTask(Task):
         self.ns = self._namespace()
         self.recipes: list[Recipe] = [self._bind(r) for r in self.spec.setup]
         self.check: Check = self._bind(self.spec.check)
+        ref = self.spec.reference_check
+        self.reference: Check | None = None if ref is None else self._bind(ref)
 
     # --- binding ----------------------------------------------------------------
     def _namespace(self) -> dict[str, Any]:
@@ -103,12 +126,18 @@ class DataTask(Task):
         for r in self.recipes:
             r.apply(device)
         self.check.prepare(device)
+        if self.reference is not None:
+            self.reference.prepare(device)
 
     def teardown(self, device: Device) -> None:
         for r in reversed(self.recipes):
             r.undo(device)
 
-    def is_successful(self, device: Device, answer: str | None = None) -> float:
+    def is_successful(self, device: Device, answer: str | None = None,
+                      grading: str = "ours") -> float:
+        check_grading(grading)
+        if grading == "reference" and self.reference is not None:
+            return float(self.reference(device, answer))
         return float(self.check(device, answer))
 
     def solution(self) -> list[Step]:
@@ -157,7 +186,37 @@ def _validate(spec: Template) -> str:
     if spec.kind == "composite" and not (isinstance(spec.check, (AllOf, MeanOf))
                                          and len(spec.check.parts()) >= 2):
         raise ValueError(f"{spec.id}: a composite template's check is AllOf/MeanOf of >= 2")
+    if spec.reference_check is not None and not isinstance(spec.reference_check, Check):
+        raise TypeError(f"{spec.id}: reference_check must come from the check library")
+    aspects = [a for a, _ in spec.differs]
+    bad = [a for a in aspects if a not in ASPECTS] or [a for a, t in spec.differs if not t.strip()]
+    if bad or len(set(aspects)) != len(aspects):
+        raise ValueError(f"{spec.id}: differs takes one text per aspect of {ASPECTS}, got {aspects}")
+    if (spec.differs or spec.reference_check is not None) and spec.source not in REFERENCE_SOURCES:
+        raise ValueError(f"{spec.id}: only a reference template differs from a reference")
+    if spec.reference_check is not None and "check" not in aspects:
+        raise ValueError(f"{spec.id}: a reference_check needs differs['check'] saying how ours differs")
     return answers[0].kind if answers else "text"
+
+
+def _reference_answers(check: Check) -> Check:
+    """`check` with each AnswerIs graded by AndroidWorld's own rule."""
+    if isinstance(check, AnswerIs):
+        return check.as_reference()
+    if isinstance(check, (AllOf, MeanOf)):
+        return type(check)(*map(_reference_answers, check.parts()))
+    return check
+
+
+def _default_reference(check: Check, source: str, differs: dict[str, str]) -> Check | None:
+    """An AndroidWorld list answer's reference check: the same answer under its rule."""
+    if not isinstance(check, Check):  # refused by _validate
+        return None
+    answers = [c for c in check.walk() if isinstance(c, AnswerIs)]
+    if source != "AndroidWorld" or not answers or not all(a.items for a in answers):
+        return None
+    differs.setdefault("check", ANSWER_RULE)
+    return _reference_answers(check)
 
 
 def template(*, id: str, apps: Sequence[str], complexity: float, kind: str, split: str,
@@ -166,22 +225,32 @@ def template(*, id: str, apps: Sequence[str], complexity: float, kind: str, spli
              derived: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
              needs_scroll: bool = False, doc: str = "", base: type[DataTask] = DataTask,
              source: str = "antrap-gym", aliases: Sequence[str] = (),
+             reference_check: Check | None = None, differs: Mapping[str, str] | None = None,
              register_it: bool = True, **attrs: Any) -> type[DataTask]:
     """Declare a template; returns its Task class, registered unless `register_it` is
     False (a scratch template in a test or a notebook). `source` is "AndroidWorld" or
     "AnTrap" for a reference template (then `id` is the reference class name), else
-    ours; `aliases` are old ids that now resolve to this one. Extra keyword arguments
-    become class attributes."""
+    ours; `aliases` are old ids that now resolve to this one. `differs` says how a
+    reference template differs from its reference (per aspect, see ASPECTS) and
+    `reference_check` is the reference's check where it grades otherwise. Extra keyword
+    arguments become class attributes."""
+    diffs = dict(differs or {})
+    if reference_check is None:
+        reference_check = _default_reference(check, source, diffs)
     spec = Template(id=id, apps=tuple(apps), complexity=complexity, kind=kind, split=split,
                     goal=goal, params=params, check=check, solution=solution, setup=tuple(setup),
-                    derived=derived, needs_scroll=needs_scroll, source=source)
+                    derived=derived, needs_scroll=needs_scroll, source=source,
+                    reference_check=reference_check,
+                    differs=tuple((a, diffs[a]) for a in ASPECTS if a in diffs)
+                    + tuple((a, t) for a, t in diffs.items() if a not in ASPECTS))
     answer_kind = _validate(spec)
     module = sys._getframe(1).f_globals.get("__name__", __name__)
     cls = type(id, (base,), {
         "spec": spec, "template": goal, "apps": spec.apps, "complexity": complexity,
         "kind": kind, "split": split, "answer_task": kind == "answer",
         "answer_kind": answer_kind, "needs_scroll": needs_scroll, "source": source,
-        "__doc__": doc or None, "__module__": module, "__qualname__": id, **attrs})
+        "reference_check": reference_check, "__doc__": doc or None, "__module__": module,
+        "__qualname__": id, **attrs})
     if not register_it:
         return cls
     register(cls)

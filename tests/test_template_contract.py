@@ -13,7 +13,9 @@ For each template:
 - an agent that does nothing (`status: complete` at once) never succeeds, nor one that
   only opens the task's apps; an answer task also fails an empty answer and "I don't
   know";
-- the oracle solves 20 seeds through the env.
+- the oracle solves 20 seeds through the env, and where the template declares the
+  reference's own check (`reference_check`), that passes too on the phone the oracle
+  leaves (it may pass right after set-up: a Verify row starts in its goal state).
 
 The reference benchmarks lack this: an AndroidWorld issue reports verification tasks
 that pass with no agent action, and AnTrap's fuzzy file checks pass an untouched note
@@ -40,6 +42,7 @@ from antrap_gym.tasks import TEMPLATES, get_suite
 from antrap_gym.tasks.apps import ADAPTERS
 from antrap_gym.tasks.apps import markor as mk
 from antrap_gym.tasks.apps import settings as st
+from antrap_gym.tasks.base import grade
 from antrap_gym.tasks.binding import DONE, P
 from antrap_gym.tasks.checks import AnswerIs, FileContent, ScreenShows, SettingEquals, read_tree
 from antrap_gym.tasks.recipes import Shell
@@ -159,6 +162,11 @@ def check_oracle_solves(env, cls, seeds=SEEDS) -> None:
         errors = [s.error for s in res.trajectory if s.error]
         if res.success < 1.0 or errors or agent.faults:
             failures.append((seed, res.success, res.steps, errors[:2], agent.faults[:2]))
+        elif getattr(cls, "reference_check", None) is not None:
+            base = env.unwrapped
+            by_reference = grade(base.episode.task, base.device, base.episode.answer, "reference")
+            if by_reference < 1.0:
+                failures.append((seed, "the reference's check fails", by_reference))
     assert not failures, (cls.task_id(), failures)
 
 

@@ -147,18 +147,13 @@ def already_done(env: gym.Env) -> str | None:
     already passes (a template defect: the contract forbids it), or its reference check
     does (a *Verify* row: the phone starts in the goal state; ours also asks the agent to
     open the page that shows it)."""
+    from antrap_gym.tasks.base import grade
+
     base = env.unwrapped
     task, device = base.episode.task, base.device
     if task.is_successful(device) >= 1.0:
         return "its check already passes"
-    reference = getattr(type(task), "reference_check", None)
-    if reference is None:
-        return None
-    from antrap_gym.tasks.binding import bind
-
-    check = bind(reference, getattr(task, "ns", task.params))
-    check.prepare(device)
-    if check(device, None) >= 1.0:
+    if grade(task, device, None, "reference") >= 1.0:
         return "the phone starts in its goal state (a task to verify, not to do)"
     return None
 

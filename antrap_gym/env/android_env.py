@@ -3,7 +3,8 @@
 Observations are a dict (screenshot, serialized elements, goal, the last
 action's error); actions are AndroidWorld JSON actions (string, dict or
 `Action`). Bad actions never raise: the phone is left unchanged and
-`last_action_error` says why. Reward is the task's success on the final step.
+`last_action_error` says why. Reward is the task's success on the final step, by our
+checks or (`grading="reference"`) by the reference's (docs/grading.md).
 """
 
 from __future__ import annotations
@@ -52,9 +53,12 @@ class AndroidEnv(gym.Env):
         screen_size: tuple[int, int] = (1080, 2400),
         render_mode: str | None = None,
         max_steps: int | None = None,
+        grading: str = "ours",
     ) -> None:
         from antrap_gym.tasks import get_suite, get_template
+        from antrap_gym.tasks.base import check_grading
 
+        self.grading = check_grading(grading)
         if obs_mode not in ("screenshot", "text"):
             raise ValueError("obs_mode must be 'screenshot' or 'text'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -173,7 +177,9 @@ class AndroidEnv(gym.Env):
                 ep.done = True
                 stage = "success check"
                 self.device.check_identity()  # judged on the phone it was set up on, or not at all
-                reward = float(ep.task.is_successful(self.device, ep.answer))
+                from antrap_gym.tasks.base import grade
+
+                reward = float(grade(ep.task, self.device, ep.answer, self.grading))
                 info["success"] = reward
             return obs, reward, terminated, truncated, info
         except DeviceError as e:
@@ -413,6 +419,7 @@ class AndroidEnv(gym.Env):
             "answer": ep.answer,
             "traps": ep.trap_events,
             "last_action_error": ep.last_action_error,
+            "grading": self.grading,
         }
 
 

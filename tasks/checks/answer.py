@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from antrap_gym.tasks.answers import KINDS, answer_matches, items_match
+from antrap_gym.tasks.answers import KINDS, answer_matches, items_match, reference_items_match
 from antrap_gym.tasks.base import TaskError
 from antrap_gym.tasks.checks.base import Check
 
@@ -34,18 +34,27 @@ class AnswerIs(Check):
 
     With `items=True` it is AndroidWorld's list answer instead (its information-retrieval
     tasks): `expected` is a list of values, the answer their comma-separated items in any
-    order, text fuzzy-matched, numbers within `tolerance` when set (`items_match`)."""
+    order, text fuzzy-matched, numbers within `tolerance` when set (`items_match`).
+    `reference=True` grades such a list by AndroidWorld's rule as it is, stricter in
+    parsing and looser in matching (`reference_items_match`): the reference grading."""
 
     expected: Any
     kind: str = "text"
     distractors: Any = ()
     items: bool = False
     tolerance: float | None = None
+    reference: bool = False
     seen: str | None = dataclasses.field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"answer kind {self.kind!r} is not one of {KINDS}")
+        if self.reference and not self.items:
+            raise ValueError("AndroidWorld's answer rule grades list answers (items=True)")
+
+    def as_reference(self) -> AnswerIs:
+        """The same answer graded by AndroidWorld's own rule."""
+        return dataclasses.replace(self, reference=True)
 
     def prepare(self, device: Device) -> None:
         if isinstance(self.expected, ShellValue):
@@ -74,6 +83,6 @@ class AnswerIs(Check):
 
     def score(self, device: Device, answer: str | None) -> float:
         if self.items:
-            return float(items_match(answer, [str(e) for e in self.expected], self.kind,
-                                     self.tolerance))
+            match = reference_items_match if self.reference else items_match
+            return float(match(answer, [str(e) for e in self.expected], self.kind, self.tolerance))
         return float(answer_matches(answer, self.value(device), self.kind, self.others()))

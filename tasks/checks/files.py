@@ -157,3 +157,37 @@ class TreeUnchanged(Check):
         if self.before is None:
             raise NotPrepared("TreeUnchanged: set up the task first (prepare)")
         return float(self._read(device) == self.before)
+
+
+def file_times(device: Device, root: str) -> dict[str, str]:
+    """The regular files directly in `root`, each with its modification time (`stat -c
+    %Y`); empty when there are none (or no `root`). Two shell calls."""
+    res = device.shell(f"find {q(root)} -maxdepth 1 -type f")
+    paths = [p for p in res.stdout.splitlines() if p] if res.exit_code == 0 else []
+    if not paths:
+        return {}
+    times = device.shell("stat -c %Y " + " ".join(q(p) for p in paths)).stdout.split()
+    return dict(zip(paths, times, strict=False))
+
+
+@dataclasses.dataclass
+class FileTimesUnchanged(Check):
+    """The regular files directly in `root` have the names and modification times they
+    had after set-up, except the paths in `ignore`, and no other file is there: a note
+    saved again unchanged fails, a file in a subfolder is not looked at (AndroidWorld's
+    MarkorDeleteNewestNote compares its folder listing so)."""
+
+    root: str
+    ignore: tuple[str, ...] = ()
+    before: dict[str, str] | None = dataclasses.field(default=None, init=False, repr=False)
+
+    def prepare(self, device: Device) -> None:
+        self.before = self._read(device)
+
+    def _read(self, device: Device) -> dict[str, str]:
+        return {p: t for p, t in file_times(device, self.root).items() if p not in self.ignore}
+
+    def score(self, device: Device, answer: str | None) -> float:
+        if self.before is None:
+            raise NotPrepared("FileTimesUnchanged: set up the task first (prepare)")
+        return float(self._read(device) == self.before)
