@@ -69,6 +69,9 @@ def add_eval_parser(sub) -> None:
     e.add_argument("--start-timeout", type=_seconds, default=900.0,
                    help="seconds a worker may take to start and build its agents (not counted "
                         "against --timeout)")
+    e.add_argument("--grading", choices=("ours", "reference"), default="ours",
+                   help="grade by our checks (default) or by the reference's (AndroidWorld's / "
+                        "AnTrap's) where a template's differs: see docs/grading.md")
     e.add_argument("--trap-retries", type=_at_least(0), default=2,
                    help="re-run a trapped episode in which no trap fired, with a new trap seed")
     e.set_defaults(fn=run_eval)
@@ -217,7 +220,7 @@ def eval_config(args: argparse.Namespace, devices: list[str] | None = None):
                           screens_sample=args.screens_sample,
                           episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
                           trap_retries=args.trap_retries,
-                          devices=devices)
+                          devices=devices, grading=args.grading)
     except KeyError as e:
         raise UsageError("--traps", str(e.args[0])) from None
     except (ValueError, TypeError, AttributeError, OSError, yaml.YAMLError) as e:
@@ -245,7 +248,8 @@ def run_eval(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else fresh_run_dir("eval")
     n = len(config.episodes())
     console.print(f"[bold]antrap eval[/]: {', '.join(a.label for a in agents)} on "
-                  f"{config.suite}, settings: {', '.join(s.name for s in config.settings)} — "
+                  f"{config.suite}, settings: {', '.join(s.name for s in config.settings)}, "
+                  f"{config.grading} grading — "
                   f"{n} episodes, "
                   f"{'in this process' if args.inline else f'{args.workers} worker(s)'}, "
                   f"results in {out}")

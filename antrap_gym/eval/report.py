@@ -49,6 +49,7 @@ def write_summary(records: list[dict[str, Any]], out: Path,
     """`summary.json` and `summary.md` of `records` in `out`; `mixed_setups` (from a
     merge of runs that differ) says how the cells mix them, in both files."""
     summary = summarize(records)
+    summary["grading"] = grading_of(records)
     if mixed_setups:
         summary["mixed_setups"] = list(mixed_setups)
     out.mkdir(parents=True, exist_ok=True)
@@ -57,10 +58,29 @@ def write_summary(records: list[dict[str, Any]], out: Path,
     return summary
 
 
+def grading_of(records: list[dict[str, Any]]) -> str:
+    """How the episodes were graded: "ours", "reference", or "mixed" when they differ.
+    An episode that could not run records none; runs from before `--grading` were
+    graded by our checks."""
+    found = {r["grading"] for r in records if r.get("grading")} or {"ours"}
+    return found.pop() if len(found) == 1 else "mixed"
+
+
+#: what summary.md says of each grading
+GRADED_BY = {
+    "ours": "Graded by our checks (`--grading ours`).",
+    "reference": "Graded by the reference's checks where a template's differ from ours "
+                 "(`--grading reference`, see docs/grading.md).",
+    "mixed": "**Mixed grading:** some episodes were graded by our checks, some by the "
+             "reference's (`--grading`).",
+}
+
+
 def markdown(summary: dict[str, Any]) -> str:
     cols = column_order(summary["settings"])
     layers = [lay for lay in LAYERS if any(lay in a["layers"] for a in summary["agents"].values())]
-    lines = ["# AnTrap evaluation", "", *mixed_setups_note(summary),
+    lines = ["# AnTrap evaluation", "", GRADED_BY[summary.get("grading", "ours")], "",
+             *mixed_setups_note(summary),
              "Success rate (%) with 95% intervals; Trap avg is the mean over trap types; "
              "Drop = Clean − Trap avg.", ""]
     head = ["Agent", "Clean", *[SHORT.get(c, c) for c in cols], "Trap avg", "Drop",
@@ -152,8 +172,9 @@ def infrastructure_warnings(summary: dict[str, Any]) -> list[str]:
 
 def table_title(summary: dict[str, Any]) -> str:
     """What the terminal table's cells are: success rates in percent, with Pass@k after
-    them only when some setting had several runs (k > 1), and how many episodes a
-    setting's cell counts (a range when they differ, e.g. a partial run)."""
+    them only when some setting had several runs (k > 1), how many episodes a setting's
+    cell counts (a range when they differ, e.g. a partial run), and the grading when it is
+    not our checks'."""
     blocks = [b for a in summary["agents"].values()
               for b in [a["clean"], *a["traps"].values()] if b and b.get("n")]
     k = max((a["clean"]["k"] for a in summary["agents"].values()), default=1)
@@ -162,6 +183,10 @@ def table_title(summary: dict[str, Any]) -> str:
     if sizes:
         n = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}–{sizes[-1]}"
         title += f", {n} episode{'s' if sizes[-1] != 1 else ''} per cell"
+    grading = summary.get("grading", "ours")
+    if grading != "ours":  # our checks are the default; the title says when it is not them
+        title += ", graded by the reference's checks" if grading == "reference" else \
+            ", mixed grading"
     return title
 
 

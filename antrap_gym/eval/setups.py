@@ -1,6 +1,6 @@
 """What makes two runs' episodes comparable: the parts of a run's `config.json` that
 define its episode set and the conditions they ran under (suite, variants, runs, the
-trap settings with their parameters, observation mode, kind of device), and how two
+trap settings with their parameters, observation mode, kind of device, grading), and how two
 runs differ in them. `antrap report` merges only runs that agree (or says it mixed them).
 """
 
@@ -35,6 +35,8 @@ def setup_of_config(config: dict[str, Any]) -> dict[str, Any]:
         "trap retries": config.get("trap_retries"),
         "observation mode": config.get("obs_mode"),
         "device kind": sorted({str(d).split(":", 1)[0] for d in devices}),
+        # runs from before --grading were graded by our checks
+        "grading": config.get("grading") or "ours",
     }
 
 

@@ -23,6 +23,8 @@ def stable_seed(*parts: Any) -> int:
 
 
 SCREENS = ("none", "failed", "sample", "all")
+#: tasks.base.GRADINGS (not imported: that loads every template)
+GRADINGS = ("ours", "reference")
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,8 @@ class EvalConfig:
     #: devices the workers use, one each (`sim`, `adb:SERIAL`, `adb:HOST:PORT/SERIAL`)
     devices: list[str] = field(default_factory=lambda: ["sim"])
     settings: list[Setting] = field(default_factory=list)
+    #: ours | reference: grade by our checks or the reference's (docs/grading.md)
+    grading: str = "ours"
 
     def __post_init__(self) -> None:
         if not self.settings:
@@ -108,6 +112,8 @@ class EvalConfig:
                 self.settings = [Setting("clean", ())]
             else:
                 self.settings = parse_protocol(self.traps)
+        if self.grading not in GRADINGS:
+            raise ValueError(f"grading must be one of {', '.join(GRADINGS)}, got {self.grading!r}")
         if self.screens not in SCREENS:
             raise ValueError(f"screens must be one of {', '.join(SCREENS)}")
         if not (isinstance(self.screens_sample, int | float) and 0.0 <= self.screens_sample <= 1.0):

@@ -57,7 +57,8 @@ class EpisodeRunner:
         if key not in self._envs:
             # every episode names its task, so the env needs no suite (a suite registered
             # only in the parent process need not exist in a worker)
-            kw: dict[str, Any] = {"obs_mode": obs_mode, "device": self.device}
+            kw: dict[str, Any] = {"obs_mode": obs_mode, "device": self.device,
+                                  "grading": self.config.grading}
             self._envs[key] = make_env(traps=[t.to_dict() for t in setting.traps] or None, **kw)
         return self._envs[key]
 
@@ -245,6 +246,7 @@ class EpisodeRunner:
             "trap_seed": trap_seed if setting.traps else None,
             "trap_attempts": attempts if setting.traps else 0,
             "success": res.success,
+            "grading": base.grading,
             "steps": res.steps,
             "budget": res.budget,
             "terminated": res.terminated,
