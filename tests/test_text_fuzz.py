@@ -40,6 +40,7 @@ NO_TEXT_FIELD = frozenset({"com.simplemobiletools.gallery.pro", "com.android.cam
 #: text can be read back after it: Chrome's omnibox navigates (a page's own fields are
 #: tests/test_web_engine.py's)
 ENTER_LEAVES = frozenset({"com.android.chrome"})
+PERMISSION_CONTROLLER = "com.google.android.permissioncontroller"
 APPS = [app.package for app in default_apps() if app.package not in NO_TEXT_FIELD]
 
 #: strings `input_text` accepts
@@ -101,9 +102,11 @@ def _explore(dev: SimDevice, package: str, template: str | None, depth: int = 3,
             dev.restore(start)
             for point in route:
                 dev.tap(*point)
-            if dev.foreground()[0] != package:
+            if dev.foreground()[0] not in (package, PERMISSION_CONTROLLER):
                 continue
-            own = [e for e in dev.ui_elements() if e.package_name == package]
+            # the app's own runtime permission prompt is a step of its route (OsmAnd asks
+            # for the location on its first start)
+            own = [e for e in dev.ui_elements() if e.package_name in (package, PERMISSION_CONTROLLER)]
             for e in own:
                 if e.is_editable:
                     found.setdefault((e.resource_name, e.hint_text),

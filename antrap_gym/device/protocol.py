@@ -255,6 +255,8 @@ KNOWN_APPS = {
     "vlc": "org.videolan.vlc",
     "retro music": "code.name.monkey.retromusic",
     "simple gallery pro": "com.simplemobiletools.gallery.pro",
+    "osmand": "net.osmand",
+    "simple draw pro": "com.simplemobiletools.draw.pro",
 }
 
 

@@ -19,8 +19,10 @@ from antrap_gym.tasks.apps import (
     joplin,
     markor,
     opentracks,
+    osmand,
     retro_music,
     settings,
+    simple_draw,
     sms,
     tasks_org,
     vlc,
@@ -28,8 +30,9 @@ from antrap_gym.tasks.apps import (
 
 ADAPTERS = {m.PKG: m for m in (contacts, markor, settings, calendar, sms, expense, broccoli,
                                 tasks_org, joplin, opentracks, gallery, files, retro_music, vlc,
-                                clock, camera, audio_recorder, dialer)}
+                                clock, camera, audio_recorder, dialer, osmand, simple_draw)}
 
 __all__ = ["ADAPTERS", "audio_recorder", "broccoli", "calendar", "camera", "clock", "contacts",
            "dialer", "expense", "files", "gallery", "joplin",
-           "markor", "opentracks", "retro_music", "settings", "sms", "tasks_org", "vlc"]
+           "markor", "opentracks", "osmand", "retro_music", "settings", "simple_draw", "sms",
+           "tasks_org", "vlc"]

@@ -86,6 +86,21 @@ class Fuzzy:
 
 
 @dataclasses.dataclass(frozen=True)
+class Near:
+    """A number within `tolerance` of `value` (strictly: a coordinate, a map point's
+    latitude); text that reads as a number counts."""
+
+    value: float
+    tolerance: float
+
+    def __call__(self, v: Any) -> bool:
+        try:
+            return abs(float(v) - float(self.value)) < self.tolerance
+        except (TypeError, ValueError):
+            return False
+
+
+@dataclasses.dataclass(frozen=True)
 class AnyItem:
     """A list column (a contact's phones) with some item matching."""
 

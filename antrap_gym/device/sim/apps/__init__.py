@@ -20,6 +20,7 @@ INSTALLED: tuple[str, ...] = (
     "chrome",
     "retro_music", "vlc",
     "clock", "camera", "audio_recorder", "dialer",
+    "osmand", "simple_draw",
 )
 
 

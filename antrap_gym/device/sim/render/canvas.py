@@ -184,6 +184,21 @@ def icon_mask(name: str, s: int) -> np.ndarray:
         for yy in (0.28, 0.5, 0.72):
             d.rectangle([s * 0.16, s * yy - w, s * 0.16 + 2 * w, s * yy + w], fill=255)
             d.line([(s * 0.34, s * yy), (s * 0.84, s * yy)], fill=255, width=w)
+    elif name == "remove":
+        d.line([(s * 0.25, c), (s * 0.75, c)], fill=255, width=w)
+    elif name == "menu":  # three equal lines
+        for yy in (0.3, 0.5, 0.7):
+            d.line([(s * 0.2, s * yy), (s * 0.8, s * yy)], fill=255, width=w)
+    elif name == "place":  # a map pin
+        d.ellipse([s * 0.28, s * 0.12, s * 0.72, s * 0.56], outline=255, width=w)
+        d.polygon([(s * 0.32, s * 0.46), (s * 0.68, s * 0.46), (c, s * 0.88)], fill=255)
+    elif name in ("undo", "redo"):  # a hooked arrow, pointing left (undo) or right (redo)
+        if name == "undo":
+            d.arc([s * 0.3, s * 0.3, s * 0.8, s * 0.75], 270, 90, fill=255, width=w)
+            d.polygon([(s * 0.15, s * 0.3), (s * 0.55, s * 0.1), (s * 0.55, s * 0.5)], fill=255)
+        else:
+            d.arc([s * 0.2, s * 0.3, s * 0.7, s * 0.75], 90, 270, fill=255, width=w)
+            d.polygon([(s * 0.85, s * 0.3), (s * 0.45, s * 0.1), (s * 0.45, s * 0.5)], fill=255)
     else:  # a generic dot for unknown icons (settings categories etc.)
         d.ellipse([s * 0.2, s * 0.2, s * 0.8, s * 0.8], outline=255, width=w)
     m = np.asarray(img)

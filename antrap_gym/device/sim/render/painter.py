@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from antrap_gym.device.sim.render import canvas as cv
-from antrap_gym.device.sim.render import damage, pictures
+from antrap_gym.device.sim.render import damage, pictures, vector
 from antrap_gym.device.sim.render.damage import meet, overlaps
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.views import View
@@ -440,6 +440,12 @@ class Painter:
     def k_picture(self, v: View, clip, bg):
         """An image file's pixels (`UI.image`), fitted or cropped to the view."""
         pictures.paste(self.f, v.value or b"", v.rect, meet(clip, v.clip), v.style == "crop")
+        return _UNKNOWN
+
+    def k_vector(self, v: View, clip, bg):
+        """A drawing's shapes (`UI.vector`) over its background."""
+        background, shapes = v.value
+        vector.paste(self.f, shapes, v.rect, meet(clip, v.clip), background)
         return _UNKNOWN
 
     def k_button(self, v: View, clip, bg):

@@ -1,6 +1,7 @@
 """A small in-memory file system with Android's shared-storage layout.
 
-`/sdcard` and `/storage/emulated/0` name the same place, as on a phone.
+`/sdcard`, `/storage/emulated/0` and `/data/media/0` (the folder behind them, which a
+root shell reaches) name the same place, as on a phone.
 Everything outside the writable roots is read-only. Files another store makes
 (an app's SQLite database at `/data/data/<package>/databases/<name>`) are
 *mounted*: read-only, their bytes asked for when read (see `Mounts`).
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 SDCARD = "/sdcard"
-_ALIASES = ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard")
+_ALIASES = ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard", "/data/media/0")
 WRITABLE_ROOTS = (SDCARD, "/data/local/tmp")
 DEFAULT_DIRS = (
     "/",

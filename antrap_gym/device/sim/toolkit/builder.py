@@ -539,6 +539,23 @@ class UI:
             v.value = b""
         return v
 
+    def vector(self, shapes: tuple, *, background: tuple[int, int, int] = (255, 255, 255),
+               rect: Rect | None = None, height: int | None = None, desc: str | None = None,
+               rid: str | None = None, cls: str = "android.view.View",
+               on_gesture: Callable[[int, int, int, int], bool] | None = None) -> View:
+        """A drawing (a map's roads, a canvas's strokes): `shapes` in the view's own pixels
+        (`render/vector.py` lists them; tuples only, so the value hashes), painted over
+        `background`; placed at `rect`, or taking `height` px (default: the rest of the
+        window). `on_gesture(x0, y0, x1, y1)` gets the touches that start on it, a tap as
+        a gesture of no length, and says whether it used one."""
+        if rect is None:
+            rect = self._take(self.remaining if height is None else height)
+        v = self.mk("vector", rect, desc=desc, rid=rid, cls=cls)
+        v.value = (tuple(background), tuple(shapes))
+        v.on_gesture = on_gesture
+        v.clickable = v.focusable = on_gesture is not None
+        return v
+
     def divider(self) -> None:
         r = self._take(self.dp(1))
         self.mk("divider", r)
