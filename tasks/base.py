@@ -51,6 +51,9 @@ class Task:
     kind: ClassVar[str] = "action"
     #: "train" or "test": which held-out suite the template belongs to (tasks/suites.py)
     split: ClassVar[str] = ""
+    #: the templates that ask for the same behaviour with other constants share a family,
+    #: and the split holds out whole families ("": a family of its own; tasks/families.py)
+    family: ClassVar[str] = ""
     #: where the template comes from: "AndroidWorld" or "AnTrap" (a reference template,
     #: named and drawn as the reference task, so results line up row by row with the
     #: papers' tables) or "antrap-gym" (one of ours; the `antrap-extra` suite)

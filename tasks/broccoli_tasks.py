@@ -53,15 +53,16 @@ def _delete_solution(p) -> list[Step]:
     return steps
 
 
-_DELETES = (  # id, targets, noise, complexity, split
-    ("RecipeDeleteSingleRecipe", 1, 0, 1.0, "train"),
-    ("RecipeDeleteSingleWithRecipeWithNoise", 1, 29, 2.0, "test"),
-    ("RecipeDeleteMultipleRecipes", 3, 0, 2.4, "train"),
-    ("RecipeDeleteMultipleRecipesWithNoise", 3, 29, 3.4, "train"),
+_DELETES = (  # id, targets, noise, complexity
+    ("RecipeDeleteSingleRecipe", 1, 0, 1.0),
+    ("RecipeDeleteSingleWithRecipeWithNoise", 1, 29, 2.0),
+    ("RecipeDeleteMultipleRecipes", 3, 0, 2.4),
+    ("RecipeDeleteMultipleRecipesWithNoise", 3, 29, 3.4),
 )
-for _id, _n, _noise, _cx, _split in _DELETES:
+for _id, _n, _noise, _cx in _DELETES:
     globals()[_id] = recipes(
-        id=_id, split=_split, complexity=_cx, needs_scroll=_noise > 0, goal=DELETE_GOAL,
+        id=_id, split="train", family="RecipeDelete", complexity=_cx, needs_scroll=_noise > 0,
+        goal=DELETE_GOAL,
         params=_delete(_n, _noise), check=TARGETS_GONE, solution=_delete_solution,
         doc=f"AndroidWorld's: {_n} named recipe(s) among {_noise} others; removal integrity "
             "(the targets gone, every other row unchanged, none added).")
@@ -85,7 +86,7 @@ def _constraint_draw(rng: np.random.Generator) -> dict[str, Any]:
 
 
 RecipeDeleteMultipleRecipesWithConstraint = recipes(
-    id="RecipeDeleteMultipleRecipesWithConstraint", split="test", complexity=4.0,
+    id="RecipeDeleteMultipleRecipesWithConstraint", split="train", family="RecipeDelete", complexity=4.0,
     needs_scroll=True,
     goal="Delete the recipes from Broccoli app that use {ingredient} in the directions.",
     params=_constraint_draw, check=TARGETS_GONE, solution=_delete_solution,
@@ -148,17 +149,18 @@ def _dup_solution(p) -> list[Step]:
                                             details=shown)]
 
 
-_DUPLICATES = (  # id, draw, complexity, split, noise
-    ("RecipeDeleteDuplicateRecipes", _dup1, 1.0, "train", "5 other recipes"),
-    ("RecipeDeleteDuplicateRecipes2", _dup2, 2.4, "train",
+_DUPLICATES = (  # id, draw, complexity, noise
+    ("RecipeDeleteDuplicateRecipes", _dup1, 1.0, "5 other recipes"),
+    ("RecipeDeleteDuplicateRecipes2", _dup2, 2.4,
      "10 others, 4 of them variants with the same title"),
-    ("RecipeDeleteDuplicateRecipes3", _dup3, 3.4, "test",
+    ("RecipeDeleteDuplicateRecipes3", _dup3, 3.4,
      "30 others: 3 'Avocado Toast with Egg' at the top, variants with the same title and "
      "description"),
 )
-for _id, _draw, _cx, _split, _what in _DUPLICATES:
+for _id, _draw, _cx, _what in _DUPLICATES:
     globals()[_id] = recipes(
-        id=_id, split=_split, complexity=_cx, needs_scroll=_id.endswith("3"),
+        id=_id, split="train", family="RecipeDeleteDuplicates", complexity=_cx,
+        needs_scroll=_id.endswith("3"),
         goal=DUPLICATE_GOAL, params=_draw,
         check=br.RemovedOneOf(br.ROWS, P("target_ids")), solution=_dup_solution,
         doc=f"AndroidWorld's: one recipe seeded twice among {_what}; exactly one of the two "
@@ -221,18 +223,21 @@ NOISE_TITLES = {"setup": "No noise recipe shares a target's title; the reference
                          "means to keep them apart but lets one through."}
 
 RecipeAddSingleRecipe = recipes(
-    id="RecipeAddSingleRecipe", split="train", complexity=2.4, goal=ADD_GOAL, params=_add(1),
+    id="RecipeAddSingleRecipe", split="test", family="RecipeAdd",
+    complexity=2.4, goal=ADD_GOAL, params=_add(1),
     check=br.added_check(), solution=_add_solution, doc=_ADD_DOC + " The recipe is in the goal.",
     differs=NOISE_TITLES)
 
 RecipeAddMultipleRecipes = recipes(
-    id="RecipeAddMultipleRecipes", split="test", complexity=6.0, goal=ADD_GOAL, params=_add(3),
+    id="RecipeAddMultipleRecipes", split="test", family="RecipeAdd",
+    complexity=6.0, goal=ADD_GOAL, params=_add(3),
     check=br.added_check(), solution=_add_solution,
     doc=_ADD_DOC + " The three recipes are in the goal, as csv or text blocks.", differs=NOISE_TITLES)
 
 RecipeAddMultipleRecipesFromMarkor = template(
     id="RecipeAddMultipleRecipesFromMarkor", apps=(br.PKG, mk.PKG), source="AndroidWorld",
-    kind="action", split="train", complexity=6.0, goal=MARKOR_GOAL, params=_add(3),
+    kind="action", split="test", family="RecipeAddFromMarkor",
+    complexity=6.0, goal=MARKOR_GOAL, params=_add(3),
     setup=[br.SeedRecipes(P("rows")), mk.SeedFiles({"recipes.txt": "{text}"})],
     check=br.added_check(), solution=_markor_solution,
     doc=_ADD_DOC + " The three recipes are in Markor's recipes.txt (the Markor folder holds "
@@ -240,7 +245,7 @@ RecipeAddMultipleRecipesFromMarkor = template(
 
 RecipeAddMultipleRecipesFromMarkor2 = template(
     id="RecipeAddMultipleRecipesFromMarkor2", apps=(br.PKG, mk.PKG), source="AndroidWorld",
-    kind="action", split="train", complexity=6.0,
+    kind="action", split="test", family="RecipeAddFromMarkor", complexity=6.0,
     goal="Add the recipes from recipes.txt in Markor that take {prep_time} to prepare into the "
          "Broccoli recipe app.",
     params=_prep_time_draw,

@@ -123,7 +123,7 @@ ir_template = partial(template, apps=(cal.PKG,), source="AndroidWorld", kind="an
                       complexity=1.0, setup=[cal.SeedEvents(P("events"))], solution=ON_DAY)
 
 SimpleCalendarEventsOnDate = ir_template(
-    id="SimpleCalendarEventsOnDate", split="train",
+    id="SimpleCalendarEventsOnDate", split="train", family="SimpleCalendarEventsOnDate",
     goal="What events do I have {date} in Simple Calendar Pro? Answer with the titles only. "
          "If there are multiple titles, format your answer as a comma separated list.",
     params=ir.events_on_date, check=TITLES,
@@ -131,7 +131,7 @@ SimpleCalendarEventsOnDate = ir_template(
         "title. " + WEAK_FUZZY)
 
 SimpleCalendarNextEvent = ir_template(
-    id="SimpleCalendarNextEvent", split="train",
+    id="SimpleCalendarNextEvent", split="train", family="SimpleCalendarNextEvent",
     goal="What is my next upcoming event in Simple Calendar Pro? Answer with the title only. "
          "If there are multiples titles, format your answer in a comma separated list.",
     params=ir.next_event, check=TITLES,
@@ -142,7 +142,7 @@ SimpleCalendarNextEvent = ir_template(
                      "15:34 reference time, whose event is not the next one)."})
 
 SimpleCalendarEventOnDateAtTime = ir_template(
-    id="SimpleCalendarEventOnDateAtTime", split="test",
+    id="SimpleCalendarEventOnDateAtTime", split="test", family="SimpleCalendarEventOnDateAtTime",
     goal="What is on my schedule for {date} at {time} in Simple Calendar Pro?" + LIST,
     params=ir.event_on_date_at_time, check=TITLES,
     doc="One event at the date and time. The reference keeps random events that day off "
@@ -154,7 +154,7 @@ SimpleCalendarEventOnDateAtTime = ir_template(
                       "through it is a second right answer that its check fails)."})
 
 SimpleCalendarAnyEventsOnDate = ir_template(
-    id="SimpleCalendarAnyEventsOnDate", split="train",
+    id="SimpleCalendarAnyEventsOnDate", split="train", family="SimpleCalendarAnyEventsOnDate",
     goal="Do I have any events {date} in Simple Calendar Pro?" + LIST,
     params=ir.any_events_on_date, check=TITLES,
     doc="Three one-hour events on the date with distinct titles (drawn without replacement, "
@@ -162,7 +162,7 @@ SimpleCalendarAnyEventsOnDate = ir_template(
         + WEAK_FUZZY)
 
 SimpleCalendarNextMeetingWithPerson = ir_template(
-    id="SimpleCalendarNextMeetingWithPerson", split="test",
+    id="SimpleCalendarNextMeetingWithPerson", split="test", family="SimpleCalendarNextMeetingWithPerson",
     goal="When is my next meeting with {person} in Simple Calendar Pro? Express your answer in "
          "the format <month name> <day> <year> <hour in 24-hour format>:<minutes>.",
     params=ir.next_meeting_with_person,
@@ -174,7 +174,7 @@ SimpleCalendarNextMeetingWithPerson = ir_template(
         "earlier today than the 15:34 reference time; it is the only one with the person.")
 
 SimpleCalendarLocationOfEvent = ir_template(
-    id="SimpleCalendarLocationOfEvent", split="train",
+    id="SimpleCalendarLocationOfEvent", split="train", family="SimpleCalendarLocationOfEvent",
     goal="What is the location of my {title} event in Simple Calendar Pro? Answer with the "
          "location only.",
     params=ir.location_of_event, check=AnswerIs(P("answers"), kind="text", items=True),
@@ -183,7 +183,7 @@ SimpleCalendarLocationOfEvent = ir_template(
         "The answer: the location, fuzzy.")
 
 SimpleCalendarEventsInNextWeek = ir_template(
-    id="SimpleCalendarEventsInNextWeek", split="train",
+    id="SimpleCalendarEventsInNextWeek", split="train", family="SimpleCalendarEventsInNextWeek",
     goal="What events do I have in the next week in Simple Calendar Pro? Assume the week starts "
          "from Monday." + LIST,
     params=ir.events_in_next_week, check=TITLES,
@@ -193,13 +193,14 @@ SimpleCalendarEventsInNextWeek = ir_template(
 
 SimpleCalendarFirstEventAfterStartTime = ir_template(
     id="SimpleCalendarFirstEventAfterStartTime", split="train",
+    family="SimpleCalendarFirstEventAfterStartTime",
     goal="What is my first event after {time} {date} in Simple Calendar Pro?" + LIST,
     params=ir.first_event_after, check=TITLES,
     doc="One event at the date and time; every random event that day is over before it. "
         "The answer: its title (an event at that very time counts as after, as there).")
 
 SimpleCalendarEventsInTimeRange = ir_template(
-    id="SimpleCalendarEventsInTimeRange", split="test",
+    id="SimpleCalendarEventsInTimeRange", split="test", family="SimpleCalendarEventsInTimeRange",
     goal="Do I have any events between {start_time} and 8pm {date} in Simple Calendar Pro? Assume "
          "the week starts from Sunday." + LIST,
     params=ir.events_in_time_range, check=TITLES,

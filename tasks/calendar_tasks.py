@@ -123,9 +123,11 @@ ADD_DOC = ("AndroidWorld's check: one new events row with this start_ts and end_
            "as drawn (0 here), and no seeded row changed. {more}")
 
 
-def add_template(id: str, source: str, split: str, when: str, draw, doc: str = "") -> type:
+def add_template(id: str, source: str, when: str, draw, doc: str = "") -> type:
+    """One of the add-an-event family (the same task on other days: all on the train side)."""
     return template(
-        id=id, apps=(cal.PKG,), source=source, kind="action", split=split, complexity=3.4,
+        id=id, apps=(cal.PKG,), source=source, kind="action", split="train",
+        family="SimpleCalendarAddEvent", complexity=3.4,
         goal="In Simple Calendar Pro, create a calendar event " + when + AW_TAIL,
         params=draw, setup=[cal.SeedEvents(P("noise"))], derived=_add_derived, check=ADDED,
         reference_check=REFERENCE_ADDED, differs=LOCATION, solution=add_solution(),
@@ -133,32 +135,32 @@ def add_template(id: str, source: str, split: str, when: str, draw, doc: str = "
 
 
 ADD_ROWS = (
-    ("SimpleCalendarAddOneEvent", "AndroidWorld", "train", "on {year}-{month}-{day} at {hour}h",
+    ("SimpleCalendarAddOneEvent", "AndroidWorld", "on {year}-{month}-{day} at {hour}h",
      add_draw(), "Any day Oct 15-31, any hour."),
-    ("SimpleCalendarAddOneEventRelativeDay", "AndroidWorld", "test",
+    ("SimpleCalendarAddOneEventRelativeDay", "AndroidWorld",
      "for this {day_of_week} at {hour}h", add_draw(TODAY + 1, TODAY + 6),
      "Monday Oct 16 to Saturday Oct 21, named by weekday."),
-    ("SimpleCalendarAddOneEventTomorrow", "AndroidWorld", "train", "for tomorrow at {hour}h",
+    ("SimpleCalendarAddOneEventTomorrow", "AndroidWorld", "for tomorrow at {hour}h",
      add_draw(TODAY + 1, TODAY + 1), "Oct 16."),
-    ("SimpleCalendarAddOneEventInTwoWeeks", "AndroidWorld", "train",
+    ("SimpleCalendarAddOneEventInTwoWeeks", "AndroidWorld",
      "in two weeks from today at {hour}h", add_draw(TODAY + 14, TODAY + 14), "Oct 29."),
-    ("SimpleCalendarAddEventNextWeek", "AnTrap", "train",
+    ("SimpleCalendarAddEventNextWeek", "AnTrap",
      "for next week (7 days from today) at {hour}h", add_draw(TODAY + 7, TODAY + 7), "Oct 22."),
-    ("SimpleCalendarAddEventThisWeekend", "AnTrap", "test",
+    ("SimpleCalendarAddEventThisWeekend", "AnTrap",
      "for this weekend (Saturday or Sunday) at {hour}h", add_draw(21, 22),
      "Oct 21 or 22; the check wants the drawn day, though the goal allows either."),
-    ("SimpleCalendarAddEventEvening", "AnTrap", "train",
+    ("SimpleCalendarAddEventEvening", "AnTrap",
      "on {year}-{month}-{day} in the evening (after 6pm) at {hour}h",
      add_draw(start_hour=18), "Oct 15-31, 18h-23h."),
-    ("SimpleCalendarAddEventInThreeDays", "AnTrap", "train", "in three days from today at {hour}h",
+    ("SimpleCalendarAddEventInThreeDays", "AnTrap", "in three days from today at {hour}h",
      add_draw(TODAY + 3, TODAY + 3), "Oct 18."),
-    ("SimpleCalendarAddEventInFiveDays", "AnTrap", "test", "in five days from today at {hour}h",
+    ("SimpleCalendarAddEventInFiveDays", "AnTrap", "in five days from today at {hour}h",
      add_draw(TODAY + 5, TODAY + 5), "Oct 20."),
-    ("SimpleCalendarAddEventInTenDays", "AnTrap", "train", "in ten days from today at {hour}h",
+    ("SimpleCalendarAddEventInTenDays", "AnTrap", "in ten days from today at {hour}h",
      add_draw(TODAY + 10, TODAY + 10), "Oct 25."),
-    ("SimpleCalendarAddEventOnLastDayOfMonth", "AnTrap", "train", "on October 31 at {hour}h",
+    ("SimpleCalendarAddEventOnLastDayOfMonth", "AnTrap", "on October 31 at {hour}h",
      add_draw(31, 31), "Oct 31."),
-    ("SimpleCalendarAddEventOnHalloween", "AnTrap", "test", "for Halloween (October 31) at {hour}h",
+    ("SimpleCalendarAddEventOnHalloween", "AnTrap", "for Halloween (October 31) at {hour}h",
      add_draw(31, 31), "Oct 31 (the same draw as SimpleCalendarAddEventOnLastDayOfMonth)."),
 )
 
@@ -239,21 +241,22 @@ def delete_solution(n: int) -> list[Step]:
 DELETE_DOC = ("AndroidWorld's check (removal integrity): the {n} seeded target events "
               "(ids 1..{n}) are gone and the 20 others unchanged, none added. {more}")
 
-for _id, _n, _cx, _split, _goal, _kw, _more in (
-    ("SimpleCalendarDeleteEvents", 3, 1.4, "train",
+for _id, _n, _cx, _goal, _kw, _more in (
+    ("SimpleCalendarDeleteEvents", 3, 1.4,
      "In Simple Calendar Pro, delete all the calendar events on {year}-{month}-{day}", {},
      "Three events on one day, the noise on other days."),
-    ("SimpleCalendarDeleteOneEvent", 1, 1.2, "test",
+    ("SimpleCalendarDeleteOneEvent", 1, 1.2,
      "In Simple Calendar Pro, delete the calendar event on {year}-{month}-{day} at {hour}h"
      " with the title '{event_title}'", {"one": True},
      "The noise has other start times and titles (it may share the day)."),
-    ("SimpleCalendarDeleteEventsOnRelativeDay", 2, 1.2, "train",
+    ("SimpleCalendarDeleteEventsOnRelativeDay", 2, 1.2,
      "In Simple Calendar Pro, delete all events scheduled for this {day_of_week}."
      " Assume the week starts from Sunday.", {"start_day": TODAY + 1, "end_day": TODAY + 6},
      "Two events on one day Monday Oct 16 .. Saturday Oct 21, the noise on other days."),
 ):
     globals()[_id] = template(
-        id=_id, apps=(cal.PKG,), source="AndroidWorld", kind="action", split=_split,
+        id=_id, apps=(cal.PKG,), source="AndroidWorld", kind="action", split="test",
+        family="SimpleCalendarDelete",
         complexity=_cx, goal=_goal, params=delete_draw(_n, **_kw),
         setup=[cal.SeedEvents(P("events"))], derived=_delete_derived,
         check=Removed(cal.EVENTS, {"id": cal.IdIn(tuple(range(1, _n + 1)))}),

@@ -117,7 +117,7 @@ _STOPWATCH_TAB = Tap(screen=ck.DESKCLOCK,
                      done=Holds(ON_STOPWATCH))
 
 ClockStopWatchPausedVerify = aw(
-    id="ClockStopWatchPausedVerify", split="test",
+    id="ClockStopWatchPausedVerify", split="test", family="ClockStopWatchPausedVerify",
     goal="Pause the stopwatch in the Clock app.",
     params=lambda rng: {},
     check=AllOf(PAUSED_REF, ON_STOPWATCH),
@@ -135,7 +135,7 @@ ClockStopWatchPausedVerify = aw(
         "starting it.")
 
 ClockStopWatchRunning = aw(
-    id="ClockStopWatchRunning", split="train",
+    id="ClockStopWatchRunning", split="train", family="ClockStopWatchRunning",
     goal="Start the stopwatch in the Clock app.",
     params=lambda rng: {},
     check=RUNNING,

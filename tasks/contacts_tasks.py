@@ -158,7 +158,7 @@ def _starred(rng, n: int, star: bool, below_fold: bool) -> dict:
 
 
 ContactsStarContact = contacts(
-    id="ContactsStarContact", kind="action", split="train", complexity=1.0,
+    id="ContactsStarContact", kind="action", split="train", family="ContactsStar", complexity=1.0,
     goal="Add {name} to my favourite contacts.",
     params=lambda rng: _starred(rng, 7, star=True, below_fold=False),
     check=Changed(ct.PEOPLE_ROWS, {"name": Text("{name}")}, {"starred": Eq(True)}),
@@ -167,7 +167,8 @@ ContactsStarContact = contacts(
                   requires=ct.shows("{name}"), done=DONE)])
 
 ContactsUnstarContact = contacts(
-    id="ContactsUnstarContact", kind="action", split="test", complexity=1.5, needs_scroll=True,
+    id="ContactsUnstarContact", kind="action", split="train", family="ContactsStar",
+    complexity=1.5, needs_scroll=True,
     goal="Remove {name} from my favourites.",
     params=lambda rng: _starred(rng, 18, star=False, below_fold=True),
     check=Changed(ct.PEOPLE_ROWS, {"name": Text("{name}")}, {"starred": Eq(False)}),
@@ -205,21 +206,23 @@ def _favourites(rng) -> dict:
 ANSWER = Answer(text="{answer}")
 
 ContactsPhoneQuestion = contacts(
-    id="ContactsPhoneQuestion", kind="answer", split="train", complexity=1.0,
+    id="ContactsPhoneQuestion", kind="answer", split="train", family="ContactsFieldQuestion", complexity=1.0,
     goal="What is {name}'s phone number?",
     params=lambda rng: _someone(rng, 8),
     check=AnswerIs("{phone}", kind="phone", distractors=ct.NAMES),
     solution=[ct.open_app(), ct.open_contact("{name}"), ANSWER])
 
 ContactsEmailQuestion = contacts(
-    id="ContactsEmailQuestion", kind="answer", split="train", complexity=1.4, needs_scroll=True,
+    id="ContactsEmailQuestion", kind="answer", split="train", family="ContactsFieldQuestion",
+    complexity=1.4, needs_scroll=True,
     goal="What is {name}'s email address?",
     params=_email_below_fold,
     check=AnswerIs("{email}", kind="email", distractors=ct.NAMES),
     solution=[ct.open_app(), ct.open_contact("{name}"), ANSWER])
 
 ContactsFavouriteCount = contacts(
-    id="ContactsFavouriteCount", kind="answer", split="train", complexity=1.0,
+    id="ContactsFavouriteCount", kind="answer", split="train", family="ContactsFavouriteCount",
+    complexity=1.0,
     goal="How many of my contacts are marked as favourites?",
     params=_favourites,
     check=AnswerIs("{count}", kind="number", distractors=ct.NAMES),

@@ -32,11 +32,12 @@ def _delete(n: int, noise: int):
     return draw
 
 
-for _id, _n, _noise, _cx, _split in (("ExpenseDeleteSingle", 1, 0, 1.0, "train"),
-                                     ("ExpenseDeleteMultiple", 3, 0, 2.0, "train"),
-                                     ("ExpenseDeleteMultiple2", 3, 50, 3.4, "test")):
+for _id, _n, _noise, _cx in (("ExpenseDeleteSingle", 1, 0, 1.0),
+                             ("ExpenseDeleteMultiple", 3, 0, 2.0),
+                             ("ExpenseDeleteMultiple2", 3, 50, 3.4)):
     globals()[_id] = expense(
-        id=_id, split=_split, complexity=_cx, goal=DELETE_GOAL, needs_scroll=_noise > 0,
+        id=_id, split="train", family="ExpenseDelete", complexity=_cx, goal=DELETE_GOAL,
+        needs_scroll=_noise > 0,
         params=_delete(_n, _noise), setup=[SEED_ALL],
         check=Removed(ex.EXPENSES, {"expense_id": ex.ids(1, _n)}),
         solution=lambda p: ex.delete_steps(p["targets"]),
@@ -72,10 +73,11 @@ def _dedup_steps(p) -> list:
                            done_all=ex.Count("expense_id IN (1, 2)", 1, 1))
 
 
-for _id, _draw, _cx, _split in (("ExpenseDeleteDuplicates", _duplicates, 1.2, "test"),
-                                ("ExpenseDeleteDuplicates2", _near_duplicates, 1.8, "train")):
+for _id, _draw, _cx in (("ExpenseDeleteDuplicates", _duplicates, 1.2),
+                        ("ExpenseDeleteDuplicates2", _near_duplicates, 1.8)):
     globals()[_id] = expense(
-        id=_id, split=_split, complexity=_cx, goal=DEDUP_GOAL, needs_scroll=_draw is _near_duplicates,
+        id=_id, split="train", family="ExpenseDeleteDuplicates", complexity=_cx, goal=DEDUP_GOAL,
+        needs_scroll=_draw is _near_duplicates,
         params=_draw, setup=[SEED_ALL],
         check=Deduplicated(ex.EXPENSES, {"expense_id": ex.ids(1, 2)}),
         solution=_dedup_steps,
@@ -101,10 +103,9 @@ def _add(n: int, noise: int):
 
 SEED_NOISE = ex.SeedExpenses(F(lambda p: p["noise"]))
 
-for _id, _n, _cx, _split in (("ExpenseAddSingle", 1, 1.2, "train"),
-                             ("ExpenseAddMultiple", 3, 6.0, "test")):
+for _id, _n, _cx in (("ExpenseAddSingle", 1, 1.2), ("ExpenseAddMultiple", 3, 6.0)):
     globals()[_id] = expense(
-        id=_id, split=_split, complexity=_cx, goal=ADD_GOAL, params=_add(_n, 10),
+        id=_id, split="test", family="ExpenseAdd", complexity=_cx, goal=ADD_GOAL, params=_add(_n, 10),
         setup=[SEED_NOISE], check=ex.added_check("targets"),
         solution=lambda p: ex.add_steps(p["targets"]),
         doc="AndroidWorld's check: each expense is a new row (name and note fuzzy at 0.9, "

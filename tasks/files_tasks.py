@@ -70,7 +70,7 @@ def _transfer(verb: str, button: str, src: str = "{source_folder}", dst: str = "
 
 
 FilesMoveFile = aw(
-    id="FilesMoveFile", kind="action", split="train", complexity=2,
+    id="FilesMoveFile", kind="action", split="train", family="FilesMoveFile", complexity=2,
     doc="AndroidWorld's: the file (a name from the destination folder's pool) and 1-4 noise "
         "files in the source folder; the check: not in the source, in the destination. "
         + _EXISTENCE,
@@ -113,7 +113,7 @@ def _copy_params(rng) -> dict:
 
 
 FilesCopyFile = antrap(
-    id="FilesCopyFile", kind="action", split="train", complexity=2.2,
+    id="FilesCopyFile", kind="action", split="train", family="FilesCopy", complexity=2.2,
     doc="AnTrap's: the file (from the source folder's pool) in the source; the check: it is "
         "in both folders. " + _EXISTENCE,
     goal="Using the Files app, copy {file_name} from {source_folder} to {destination_folder}, "
@@ -139,7 +139,7 @@ RENAME_SOLUTION = [fl.open_app(DONE), *fl.to_folder("{folder}", DONE),
                    *fl.rename("{original_name}", "{folder}", "{new_name}", DONE)]
 
 FilesRenameFile = antrap(
-    id="FilesRenameFile", kind="action", split="test", complexity=1.8,
+    id="FilesRenameFile", kind="action", split="test", family="FilesRename", complexity=1.8,
     doc="AnTrap's: a file of the folder's pool; the new name is random with its extension; "
         "the check: the old name gone, the new one in the same folder. " + _EXISTENCE,
     goal="Using the Files app, go to {folder} and rename the file {original_name} to "
@@ -156,7 +156,8 @@ def _create_solution(name: str) -> list[Step]:
 
 
 FilesCreateFolder = antrap(
-    id="FilesCreateFolder", kind="action", split="train", complexity=1.4,
+    id="FilesCreateFolder", kind="action", split="train", family="FilesCreateFolder",
+    complexity=1.4,
     doc="AnTrap's: a random folder name (none there at set-up); the check: a folder of that "
         "name at the top of shared storage (the reference accepts any entry of that name).",
     goal="Using the Files app, create a new folder named {folder_name} at the top level of "
@@ -197,7 +198,8 @@ MOVE_TO_NEW_SOLUTION = [
     *fl.pick_destination(("{source_folder}", "{new_folder_name}"), "Move", DONE)]
 
 FilesMoveFileToNewFolder = antrap(
-    id="FilesMoveFileToNewFolder", kind="action", split="train", complexity=2.4,
+    id="FilesMoveFileToNewFolder", kind="action", split="train", family="FilesMoveToNewFolder",
+    complexity=2.4,
     doc="AnTrap's: a file of the folder's pool; the check: the new folder is in the source, "
         "the file no longer directly in the source but in the new folder. " + _EXISTENCE,
     goal="Using the Files app, go into {source_folder}, create a folder named "
@@ -210,14 +212,14 @@ FilesMoveFileToNewFolder = antrap(
 # === AnTrap: files_extras_f (families from tables) ==================================================
 
 #: (id, source, destination, split)
-COPIES = (("FilesCopyDocToDownload", "Documents", "Download", "train"),
-          ("FilesCopyPicToDcim", "Pictures", "DCIM", "test"),
-          ("FilesCopyMusicToAlarms", "Music", "Alarms", "train"),
-          ("FilesCopyAudioToMusic", "Audiobooks", "Music", "train"),
-          ("FilesCopyMovieToDcim", "Movies", "DCIM", "train"))
-for _id, _src, _dst, _split in COPIES:
+COPIES = (("FilesCopyDocToDownload", "Documents", "Download"),
+          ("FilesCopyPicToDcim", "Pictures", "DCIM"),
+          ("FilesCopyMusicToAlarms", "Music", "Alarms"),
+          ("FilesCopyAudioToMusic", "Audiobooks", "Music"),
+          ("FilesCopyMovieToDcim", "Movies", "DCIM"))
+for _id, _src, _dst in COPIES:
     globals()[_id] = antrap(  # a module attribute, so the class pickles by name
-        id=_id, kind="action", split=_split, complexity=2.2,
+        id=_id, kind="action", split="train", family="FilesCopy", complexity=2.2,
         doc=f"AnTrap's: a file of the {_src} pool in {_src}; the check: it is in {_src} and in "
             f"{_dst}. " + _EXISTENCE,
         goal=f"Using the Files app, copy {{file_name}} from {_src} to {_dst}, keeping the "
@@ -230,11 +232,11 @@ for _id, _src, _dst, _split in COPIES:
         solution=_transfer("Copy", "Copy", _src, _dst))
 
 #: (id, folder, split)
-RENAMES = (("FilesRenameInDocuments", "Documents", "train"), ("FilesRenameInDownload", "Download", "train"),
-           ("FilesRenameInDcim", "DCIM", "test"), ("FilesRenameInMusic", "Music", "train"))
-for _id, _folder, _split in RENAMES:
+RENAMES = (("FilesRenameInDocuments", "Documents"), ("FilesRenameInDownload", "Download"),
+           ("FilesRenameInDcim", "DCIM"), ("FilesRenameInMusic", "Music"))
+for _id, _folder in RENAMES:
     globals()[_id] = antrap(
-        id=_id, kind="action", split=_split, complexity=1.8,
+        id=_id, kind="action", split="test", family="FilesRename", complexity=1.8,
         doc=f"AnTrap's: a file of the {_folder} pool, a random new name with its extension; the "
             "check: the old name gone, the new one there. " + _EXISTENCE,
         goal=f"Using the Files app, open the {_folder} folder and rename {{original_name}} to "
@@ -243,12 +245,12 @@ for _id, _folder, _split in RENAMES:
         solution=RENAME_SOLUTION)
 
 #: (id, folder name, split)
-CREATES = (("FilesCreateProjectsFolder", "Projects", "train"),
-           ("FilesCreateArchiveFolder", "Archive", "test"),
-           ("FilesCreate2024Folder", "2024_backup", "train"))
-for _id, _name, _split in CREATES:
+CREATES = (("FilesCreateProjectsFolder", "Projects"),
+           ("FilesCreateArchiveFolder", "Archive"),
+           ("FilesCreate2024Folder", "2024_backup"))
+for _id, _name in CREATES:
     globals()[_id] = antrap(
-        id=_id, kind="action", split=_split, complexity=1.4,
+        id=_id, kind="action", split="train", family="FilesCreateFolder", complexity=1.4,
         doc=f"AnTrap's: no {_name} at the top of shared storage at set-up; the check: a folder "
             "of that name there (the reference accepts any entry of that name).",
         goal=f"Using the Files app, create a folder named {_name} at the top level of {_WHERE}.",
@@ -256,12 +258,12 @@ for _id, _name, _split in CREATES:
         check=DirExists(folder_path(_name)), solution=_create_solution(_name))
 
 #: (id, folder, split)
-MOVES_TO_NEW = (("FilesMoveToNewInMusic", "Music", "train"),
-                ("FilesMoveToNewInPictures", "Pictures", "test"),
-                ("FilesMoveToNewInDocuments", "Documents", "train"))
-for _id, _folder, _split in MOVES_TO_NEW:
+MOVES_TO_NEW = (("FilesMoveToNewInMusic", "Music"),
+                ("FilesMoveToNewInPictures", "Pictures"),
+                ("FilesMoveToNewInDocuments", "Documents"))
+for _id, _folder in MOVES_TO_NEW:
     globals()[_id] = antrap(
-        id=_id, kind="action", split=_split, complexity=2.4,
+        id=_id, kind="action", split="train", family="FilesMoveToNewFolder", complexity=2.4,
         doc=f"AnTrap's: a file of the {_folder} pool and a random folder name; the check: the "
             f"new folder in {_folder}, the file moved into it. " + _EXISTENCE,
         goal=f"Using the Files app, create a folder named {{new_folder_name}} inside {_folder} "

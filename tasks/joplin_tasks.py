@@ -69,7 +69,7 @@ def _recipe(rng: np.random.Generator) -> dict:
 
 
 NotesRecipeIngredientCount = notes_q(
-    id="NotesRecipeIngredientCount", split="train",
+    id="NotesRecipeIngredientCount", split="train", family="NotesRecipeIngredientCount",
     goal="What quantity of {ingredient} do I need for the recipe '{title}' in the Joplin app? "
          "Express your answer in the format <amount> <unit> where both the amount and unit exactly "
          "match the format in the recipe.",
@@ -115,7 +115,7 @@ def _meeting(rng: np.random.Generator) -> dict:
 
 
 NotesMeetingAttendeeCount = notes_q(
-    id="NotesMeetingAttendeeCount", split="test",
+    id="NotesMeetingAttendeeCount", split="test", family="NotesMeetingAttendeeCount",
     goal="How many attendees were present in the meeting titled '{title}' in the Joplin app? "
          "Express your answer as just a single number.",
     params=_meeting, check=AnswerIs(P("answer"), kind="number", items=True),
@@ -149,7 +149,7 @@ def _is_todo(rng: np.random.Generator) -> dict:
 
 
 NotesIsTodo = notes_q(
-    id="NotesIsTodo", split="train",
+    id="NotesIsTodo", split="train", family="NotesIsTodo",
     goal="Is the note titled '{title}' in the Joplin app marked as a todo item? Respond with either "
          "'True' if it is a todo or 'False' if not.",
     params=_is_todo, check=AnswerIs(P("answer"), kind="text", items=True),

@@ -287,7 +287,8 @@ def _edited(p: dict) -> dict:
 
 
 MarkorEditNote = aw(
-    id="MarkorEditNote", kind="action", split="train", complexity=1.2, base=_EditNoteTask,
+    id="MarkorEditNote", kind="action", split="train", family="MarkorEditNote", complexity=1.2,
+    base=_EditNoteTask,
     doc="Header, footer or replacement text (fuzzy 0.9, as the reference; a header or footer"
         " sentence is long enough that the untouched note fails).",
     goal=_EDIT_GOALS["replace"],
@@ -305,7 +306,7 @@ def _change_content(rng) -> dict:
 
 _RENAMED_NOTE = (Absent(ORIGINAL), FileExists(RENAMED))
 MarkorChangeNoteContent = aw(
-    id="MarkorChangeNoteContent", kind="action", split="train", complexity=1.2,
+    id="MarkorChangeNoteContent", kind="action", split="test", family="MarkorEditContent", complexity=1.2,
     doc="Old name gone, new name there holding the new text (fuzzy 0.9, as the reference).",
     goal='Update the content of {original_name} to "{updated_content}" in Markor'
          " and change its name to {new_name}.",
@@ -323,7 +324,7 @@ def _add_header(rng) -> dict:
 
 
 MarkorAddNoteHeader = aw(
-    id="MarkorAddNoteHeader", kind="action", split="test", complexity=1.2,
+    id="MarkorAddNoteHeader", kind="action", split="test", family="MarkorEditContent", complexity=1.2,
     doc="Header, a blank line, the old text, under the new name (exact, as the reference).",
     goal='Update the Markor note {original_name} by adding the following text, along with a'
          ' new blank line before the existing content: "{header}", and rename it to {new_name}.',
@@ -369,11 +370,12 @@ _ONE_NOTE = _seed(lambda p: {p["file_name"]: p["original_content"]})
 
 
 def _edit_template(id: str, goal: str, want_of: Callable[[dict], str], draw_rest,
-                   split: str = "train", complexity: float = 1.1, doc: str = "",
+                   complexity: float = 1.1, doc: str = "",
                    content_key: str = "original_content",
                    setup_of: Callable[[dict], str] | None = None,
                    aliases: tuple[str, ...] = ()) -> type[DataTask]:
-    """An AnTrap note-edit template: a note `file_name` seeded with `setup_of(p)` (its
+    """An AnTrap line-edit template (one family, on the test side): a note `file_name`
+    seeded with `setup_of(p)` (its
     `content_key` by default), checked against `want_of(p)`; `draw_rest(rng, keep)` draws
     the rest, using `keep(p) -> bool` to refuse a draw the untouched note already passes."""
     before_of = setup_of or (lambda p: p[content_key])
@@ -385,7 +387,8 @@ def _edit_template(id: str, goal: str, want_of: Callable[[dict], str], draw_rest
         name = mk.random_note_name(rng)
         return {"file_name": name, **draw_rest(rng, keep)}
 
-    return antrap(id=id, kind="action", split=split, complexity=complexity, doc=doc, goal=goal,
+    return antrap(id=id, kind="action", split="test", family="MarkorLineEdit",
+                  complexity=complexity, doc=doc, goal=goal,
                   params=params, derived=lambda p: {"want": want_of(p)}, aliases=aliases,
                   setup=[_seed(lambda p: {p["file_name"]: before_of(p)})],
                   check=_content(FILE, "{want}", exact=False), solution=_edit(),
@@ -432,7 +435,7 @@ MarkorPrependLine = _edit_template(
     _lines("line_to_prepend", "original_content"),
     lambda rng, keep: _redraw(rng, keep, lambda r: {"original_content": mk.sentence(r),
                                                     "line_to_prepend": mk.sentence(r)}),
-    split="test", doc="The line before the text (fuzzy 0.9, as the reference).")
+    doc="The line before the text (fuzzy 0.9, as the reference).")
 
 _DATES = ("2025-05-13", "2025-06-20", "2025-07-04", "2025-08-15", "2025-09-30", "2025-10-31",
           "2025-11-22", "2025-12-25")
@@ -451,7 +454,7 @@ MarkorRemoveLastLine = _edit_template(
     " the first two lines remain. Save the note.",
     _lines("line1", "line2"),
     lambda rng, keep: _redraw(rng, keep, lambda r: {f"line{i}": mk.sentence(r) for i in (1, 2, 3)}),
-    split="test", complexity=1.2, setup_of=_lines("line1", "line2", "line3"),
+    complexity=1.2, setup_of=_lines("line1", "line2", "line3"),
     doc="Fuzzy 0.9 as the reference, which passes the untouched note when the third line is"
         " short next to the first two; the draw refuses those.")
 
@@ -467,7 +470,7 @@ MarkorInsertMiddleLine = _edit_template(
         " next to the other two; the draw refuses those.")
 
 
-def _sentence_family(id: str, goal: str, want_of: Callable[[str], str], split: str, doc: str,
+def _sentence_family(id: str, goal: str, want_of: Callable[[str], str], family: str, doc: str,
                      complexity: float = 1.1, content_of: Callable[[str], str] = lambda s: s,
                      extra: dict | None = None) -> type[DataTask]:
     """A template whose one parameter besides the name is the note text (a sentence, maybe
@@ -478,7 +481,8 @@ def _sentence_family(id: str, goal: str, want_of: Callable[[str], str], split: s
         return {"file_name": mk.random_note_name(rng),
                 "original_content": content_of(mk.one_of(rng, pool)), **(extra or {})}
 
-    cls = antrap(id=id, kind="action", split=split, complexity=complexity, goal=goal,
+    cls = antrap(id=id, kind="action", split=_FAMILY_SPLIT[family], family=family,
+                 complexity=complexity, goal=goal,
                  doc=doc + _weak(exact, "the note's own text is most of the expected one"),
                  params=params, derived=lambda p: {"want": want_of(p["original_content"])},
                  setup=[_ONE_NOTE], solution=_edit(), **_exact_or_fuzzy(FILE, "{want}", exact))
@@ -486,36 +490,38 @@ def _sentence_family(id: str, goal: str, want_of: Callable[[str], str], split: s
     return cls
 
 
-#: (name, opening, closing, how the goal describes it, how the goal shows it, split)
+#: the split of each family of sentence templates (a family is on one side)
+_FAMILY_SPLIT = {"MarkorWrap": "train", "MarkorReplace": "train", "MarkorPrependHeader": "train"}
+#: (name, opening, closing, how the goal describes it, how the goal shows it)
 _WRAPS = (
-    ("Brackets", "[", "]", "square brackets", "[original content]", "train"),
-    ("Parens", "(", ")", "parentheses", "`(`original content`(`", "train"),
-    ("Angles", "<", ">", "angle brackets", "`<`original content`<`", "test"),
-    ("DoubleQ", '"', '"', "double quotes", '`"`original content`"`', "train"),
-    ("Backticks", "`", "`", "backticks", "```original content```", "train"),
-    ("Stars", "*", "*", "single asterisks", "`*`original content`*`", "train"),
-    ("DoubleStars", "**", "**", "double asterisks", "`**`original content`**`", "train"),
-    ("Underscores", "_", "_", "underscores", "`_`original content`_`", "train"),
-    ("Hash", "#", "#", "hash characters", "`#`original content`#`", "train"),
-    ("Tildes", "~", "~", "tildes", "`~`original content`~`", "test"),
-    ("Pipes", "|", "|", "pipes", "`|`original content`|`", "test"),
+    ("Brackets", "[", "]", "square brackets", "[original content]"),
+    ("Parens", "(", ")", "parentheses", "`(`original content`(`"),
+    ("Angles", "<", ">", "angle brackets", "`<`original content`<`"),
+    ("DoubleQ", '"', '"', "double quotes", '`"`original content`"`'),
+    ("Backticks", "`", "`", "backticks", "```original content```"),
+    ("Stars", "*", "*", "single asterisks", "`*`original content`*`"),
+    ("DoubleStars", "**", "**", "double asterisks", "`**`original content`**`"),
+    ("Underscores", "_", "_", "underscores", "`_`original content`_`"),
+    ("Hash", "#", "#", "hash characters", "`#`original content`#`"),
+    ("Tildes", "~", "~", "tildes", "`~`original content`~`"),
+    ("Pipes", "|", "|", "pipes", "`|`original content`|`"),
 )
-for _name, _open, _close, _what, _shown, _split in _WRAPS:
+for _name, _open, _close, _what, _shown in _WRAPS:
     _sentence_family(
         f"MarkorWrapIn{_name}",
         f"Open the Markor note {{file_name}}. Wrap the entire note content in {_what} so it reads"
         f" {_shown}. Save the note.",
-        lambda s, o=_open, c=_close: o + s.strip() + c, _split,
+        lambda s, o=_open, c=_close: o + s.strip() + c, "MarkorWrap",
         f"The note's text between {_open} and {_close}."
         + (" The goal shows the opening symbol on both sides (AnTrap's wording, kept)."
            if _shown.endswith(f"`{_open}`") and _open != _close else ""))
 
-#: (name, old word, new word, split)
-_REPLACES = (("HotCold", "hot", "cold", "train"), ("LightDark", "light", "dark", "train"),
-             ("NorthSouth", "north", "south", "test"), ("WinSummer", "winter", "summer", "train"),
-             ("UpDown", "up", "down", "train"), ("LeftRight", "left", "right", "train"),
-             ("CatDog", "cat", "dog", "train"), ("BlackWhite", "black", "white", "train"),
-             ("MonTue", "monday", "tuesday", "test"), ("YesNo", "yes", "no", "train"))
+#: (name, old word, new word)
+_REPLACES = (("HotCold", "hot", "cold"), ("LightDark", "light", "dark"),
+             ("NorthSouth", "north", "south"), ("WinSummer", "winter", "summer"),
+             ("UpDown", "up", "down"), ("LeftRight", "left", "right"),
+             ("CatDog", "cat", "dog"), ("BlackWhite", "black", "white"),
+             ("MonTue", "monday", "tuesday"), ("YesNo", "yes", "no"))
 
 
 def _with_word(word: str, lead: str) -> Callable[[str], str]:
@@ -523,12 +529,12 @@ def _with_word(word: str, lead: str) -> Callable[[str], str]:
     return lambda s: s if word in s.lower() else f"The {word} {lead} is here. {s}"
 
 
-for _name, _old, _new, _split in _REPLACES:
+for _name, _old, _new in _REPLACES:
     _sentence_family(
         f"MarkorReplace{_name}",
         f'Open the Markor note {{file_name}}. Replace every occurrence of the word "{_old}" with'
         f' "{_new}" and save the note.',
-        lambda s, a=_old, b=_new: s.replace(a, b), _split,
+        lambda s, a=_old, b=_new: s.replace(a, b), "MarkorReplace",
         f"Every {_old!r} (as a substring, case-sensitive, as the reference) becomes {_new!r}.",
         complexity=1.3, content_of=_with_word(_old, "thing"))
 
@@ -543,7 +549,7 @@ def _replace_word(rng) -> dict:
 
 
 MarkorReplaceWord = antrap(
-    id="MarkorReplaceWord", kind="action", split="train", complexity=1.3,
+    id="MarkorReplaceWord", kind="action", split="train", family="MarkorReplace", complexity=1.3,
     doc="One of eight word pairs, replaced as a case-sensitive substring (as the reference)."
         + _weak(True, "a one-word change"),
     goal='Open the Markor note {file_name}. Replace every occurrence of the word "{old_word}" with'
@@ -552,18 +558,19 @@ MarkorReplaceWord = antrap(
     derived=lambda p: {"want": p["original_content"].replace(p["old_word"], p["new_word"])},
     setup=[_ONE_NOTE], solution=_edit(), **_exact_or_fuzzy(FILE, "{want}", exact=True))
 
-#: (name, the first line, how the goal quotes it, split)
-_PREPENDS = (("TodoHeader", "# TODO", '"# TODO"', "train"),
-             ("DoneHeader", "# DONE", '"# DONE"', "train"),
-             ("DraftTag", "DRAFT", '"DRAFT"', "train"),
-             ("AuthorLine", "Author: anonymous", '"Author: anonymous"', "test"),
-             ("Divider", "---", '"---" (a Markdown horizontal rule)', "train"))
-for _name, _line, _quoted, _split in _PREPENDS:
+#: (name, the first line, how the goal quotes it)
+_PREPENDS = (("TodoHeader", "# TODO", '"# TODO"'),
+             ("DoneHeader", "# DONE", '"# DONE"'),
+             ("DraftTag", "DRAFT", '"DRAFT"'),
+             ("AuthorLine", "Author: anonymous", '"Author: anonymous"'),
+             ("Divider", "---", '"---" (a Markdown horizontal rule)'))
+for _name, _line, _quoted in _PREPENDS:
     _sentence_family(
         f"MarkorPrepend{_name}",
         f"Open the Markor note {{file_name}}. Add the line {_quoted} as a new first line at the"
         " top of the note. Save the note.",
-        lambda s, first=_line: first + "\n" + s, _split, f"{_line!r} as a new first line.")
+        lambda s, first=_line: first + "\n" + s, "MarkorPrependHeader",
+        f"{_line!r} as a new first line.")
 
 
 TEMPLATE_IDS: tuple[str, ...] = tuple(

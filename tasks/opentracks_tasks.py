@@ -98,7 +98,8 @@ WEAK_COUNT = ("Weak as in the reference: the task always seeds two such activiti
               "answer is always 2.")
 
 SportsTrackerActivitiesOnDate = tracker(
-    id="SportsTrackerActivitiesOnDate", split="train", complexity=2, needs_scroll=True,
+    id="SportsTrackerActivitiesOnDate", split="train", family="SportsTrackerActivitiesOnDate",
+    complexity=2, needs_scroll=True,
     goal="What activities did I do {date} in the OpenTracks app? Answer with the activity type "
          "only. If there are multiple types, format your answer in a comma separated list.",
     params=_on_date, check=AnswerIs(P("answer"), kind="text", items=True),
@@ -107,7 +108,8 @@ SportsTrackerActivitiesOnDate = tracker(
         "answer is their two activity types (fuzzy, any order), read off the track list.")
 
 SportsTrackerActivitiesCountForWeek = tracker(
-    id="SportsTrackerActivitiesCountForWeek", split="train", complexity=1, needs_scroll=True,
+    id="SportsTrackerActivitiesCountForWeek", split="train", family="SportsTrackerActivitiesCountForWeek",
+    complexity=1, needs_scroll=True,
     goal="How many {category} activities did I do this week in the OpenTracks app? Assume the "
          "week starts from Monday. Express your answer as a single integer.",
     params=_count_week, check=AnswerIs(P("answer"), kind="number", items=True),
@@ -135,7 +137,8 @@ SportsTrackerLongestDistanceActivity = tracker(
         "the answer is its distance in metres, within 10 m (the app shows km to 2 decimals).")
 
 SportsTrackerTotalDurationForCategoryThisWeek = tracker(
-    id="SportsTrackerTotalDurationForCategoryThisWeek", split="test", complexity=1,
+    id="SportsTrackerTotalDurationForCategoryThisWeek", split="test",
+    family="SportsTrackerTotalDurationForCategoryThisWeek", complexity=1,
     needs_scroll=True,
     goal="What was the total duration of {category} activities in the OpenTracks app this week? "
          "Assume the week starts from Monday. Express your answer in minutes as a single integer.",

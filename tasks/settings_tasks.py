@@ -20,10 +20,11 @@ settings = partial(template, apps=(st.PKG,))
 
 
 def toggle(id: str, goal: str, split: str, toggle: Toggle, complexity: float = 1.0,
-           needs_scroll: bool = False):
+           needs_scroll: bool = False, family: str = ""):
     """Turn one switch on or off; it starts in the opposite state."""
     return settings(
-        id=id, kind="action", split=split, complexity=complexity, needs_scroll=needs_scroll,
+        id=id, kind="action", split=split, family=family, complexity=complexity,
+        needs_scroll=needs_scroll,
         goal=goal, params=lambda rng: {"state": "on" if rng.random() < 0.5 else "off"},
         derived=lambda p: {"on": p["state"] == "on", "start_on": p["state"] == "off"},
         setup=[st.SetToggle(toggle, P("start_on"))],
@@ -38,36 +39,38 @@ SettingsWifiToggle = toggle(
     "SettingsWifiToggle", "Turn Wi-Fi {state}.", "train", Toggle(
         "global", "wifi_on", "svc wifi {on}", "Wi-Fi", screen=st.INTERNET,
         path=(("Network & internet", HOME), ("Internet", st.NETWORK)),
-        on_values=("1", "2")))  # 2: turned back on in airplane mode; 3: off because of it
+        # 2: turned back on in airplane mode; 3: off because of it
+        on_values=("1", "2")), family="WifiToggle")
 
 SettingsBluetoothToggle = toggle(
-    "SettingsBluetoothToggle", "Turn Bluetooth {state}.", "test", Toggle(
+    "SettingsBluetoothToggle", "Turn Bluetooth {state}.", "train", Toggle(
         "global", "bluetooth_on", "svc bluetooth {on}", "Use Bluetooth", screen=st.BLUETOOTH,
         path=(("Connected devices", HOME), ("Connection preferences", st.CONNECTED),
-              ("Bluetooth", st.CONN_PREFS))))  # bluetooth_on 2: off because of airplane mode
+              ("Bluetooth", st.CONN_PREFS))),  # bluetooth_on 2: off because of airplane mode
+    family="BluetoothToggle")
 
 SettingsAirplaneMode = toggle(
     "SettingsAirplaneMode", "Turn airplane mode {state}.", "train", Toggle(
         "global", "airplane_mode_on", "cmd connectivity airplane-mode {on}", "Airplane mode",
-        screen=st.NETWORK, path=(("Network & internet", HOME),)))
+        screen=st.NETWORK, path=(("Network & internet", HOME),)), family="AirplaneToggle")
 
 SettingsDarkTheme = toggle(
     "SettingsDarkTheme", "Turn dark theme {state}.", "test", Toggle(
         "secure", "ui_night_mode", "cmd uimode night {on}", "Dark theme", screen=DISPLAY,
         path=(("Display", HOME),), on_values=("2",),  # UiModeManager: 1 no, 2 yes, 0 auto
-        command_words=("yes", "no")))
+        command_words=("yes", "no")), family="DarkModeToggle")
 
 SettingsLocationToggle = toggle(
     "SettingsLocationToggle", "Turn location {state}.", "train", Toggle(
         "secure", "location_mode", "cmd location set-location-enabled {on}", "Use location",
         screen=st.LOCATION, path=(("Location", HOME),),
         on_values=("1", "2", "3"), command_words=("true", "false")),  # anything but OFF
-    complexity=1.2, needs_scroll=True)
+    complexity=1.2, needs_scroll=True, family="LocationToggle")
 
 SettingsBatterySaver = toggle(
     "SettingsBatterySaver", "Turn Battery Saver {state}.", "train", Toggle(
         "global", "low_power", "cmd power set-mode {on}", "Battery Saver", screen=st.BATTERY,
-        path=(("Battery", HOME),), command_words=("1", "0")))
+        path=(("Battery", HOME),), command_words=("1", "0")), family="SettingsBatterySaver")
 
 Settings24HourFormat = toggle(
     "Settings24HourFormat", "Turn {state} the 24-hour time format.", "train", Toggle(
@@ -78,7 +81,7 @@ Settings24HourFormat = toggle(
 
 
 SettingsBrightness = settings(
-    id="SettingsBrightness", kind="action", split="train", complexity=1.2,
+    id="SettingsBrightness", kind="action", split="train", family="Brightness", complexity=1.2,
     goal="Set the screen brightness level to {percent}%.",
     params=lambda rng: {"percent": int(rng.choice([0, 10, 25, 50, 75, 90, 100]))},
     setup=[st.PutSetting("system", "screen_brightness",  # far from the target
@@ -101,7 +104,7 @@ SettingsRingVolume = settings(
                         fraction=F(lambda p: p["level"] / 7), done=DONE)])
 
 SettingsScreenTimeout = settings(
-    id="SettingsScreenTimeout", kind="action", split="train", complexity=1.5,
+    id="SettingsScreenTimeout", kind="action", split="train", family="ScreenTimeout", complexity=1.5,
     goal="Set the screen timeout to {duration}.",
     params=lambda rng: {"duration": str(rng.choice([t for t in st.TIMEOUTS if t != "30 seconds"]))},
     setup=[st.PutSetting("system", "screen_off_timeout", 30000)],
@@ -128,14 +131,14 @@ ANSWER = Answer(text="{answer}")
 ABOUT_PHONE = [st.open_app(), st.tap("About phone", HOME), ANSWER]
 
 SettingsAndroidVersion = question(
-    id="SettingsAndroidVersion", split="train", needs_scroll=True,
+    id="SettingsAndroidVersion", split="train", family="SettingsAndroidVersion", needs_scroll=True,
     goal="What Android version is this phone running? Answer with the version number.",
     params=lambda rng: {},  # the phone's own version: 13 == 13.0; 8.1.0 == 8.1
     check=AnswerIs(ShellValue("getprop ro.build.version.release"), kind="number"),
     solution=ABOUT_PHONE)
 
 SettingsBuildNumber = question(
-    id="SettingsBuildNumber", split="test", needs_scroll=True,
+    id="SettingsBuildNumber", split="test", family="SettingsBuildNumber", needs_scroll=True,
     goal="What is this phone's build number?",
     params=lambda rng: {},
     check=AnswerIs(ShellValue("getprop ro.build.display.id")),

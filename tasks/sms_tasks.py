@@ -50,7 +50,7 @@ def _to_number(message: str = "{message}") -> list:
 # === AndroidWorld ============================================================================
 
 SimpleSmsSend = aw(
-    id="SimpleSmsSend", split="train",
+    id="SimpleSmsSend", split="train", family="SimpleSmsSend",
     goal="Send a text message using Simple SMS Messenger to {number} with message: {message}",
     params=sms.send(), setup=[EMPTY], check=SENT, solution=_to_number(),
     doc="A random +1 number and one sentence; the store starts empty, as the reference clears "
@@ -77,7 +77,7 @@ def _reply(rng) -> dict:
 REPLY = [sms.open_app(), sms.open_thread("{number}"), *sms.type_and_send("{message}", "{number}", DONE)]
 
 SimpleSmsReply = aw(
-    id="SimpleSmsReply", split="train",
+    id="SimpleSmsReply", split="test", family="SimpleSmsReply",
     goal="Reply to {number} with message: {message} in Simple SMS Messenger",
     params=_reply, setup=[sms.SeedMessages(P("texts"))], check=SENT, solution=REPLY,
     doc="1-5 texts from random numbers, one thread from {number} among them." + WEAK)
@@ -95,7 +95,7 @@ def _most_recent(rng) -> dict:
 
 
 SimpleSmsReplyMostRecent = aw(
-    id="SimpleSmsReplyMostRecent", split="test",
+    id="SimpleSmsReplyMostRecent", split="test", family="SimpleSmsReply",
     goal="Reply to the most recent text message using Simple SMS Messenger with message: "
          "{message}",
     params=_most_recent, setup=[sms.SeedMessages(P("texts"))], check=SENT, solution=REPLY,
@@ -169,20 +169,20 @@ SimpleSmsResend = aw(
 # === AnTrap (sms_extras.py) ====================================================================
 
 SimpleSmsSendGreeting = antrap(
-    id="SimpleSmsSendGreeting", split="train",
+    id="SimpleSmsSendGreeting", split="train", family="SimpleSmsSend",
     goal="Send a friendly greeting using Simple SMS Messenger to {number} with message: {message}",
     params=sms.send(sms.GREETINGS), setup=[EMPTY], check=SENT, solution=_to_number(),
     doc="One of six greetings." + WEAK)
 
 SimpleSmsSendQuestion = antrap(
-    id="SimpleSmsSendQuestion", split="test",
+    id="SimpleSmsSendQuestion", split="train", family="SimpleSmsSend",
     goal="Send a text message using Simple SMS Messenger to {number} asking the following "
          "question: {message}",
     params=sms.send(sms.QUESTIONS), setup=[EMPTY], check=SENT, solution=_to_number(),
     doc="One of eight questions (each ends with '?')." + WEAK)
 
 SimpleSmsSendUrgent = antrap(
-    id="SimpleSmsSendUrgent", split="train",
+    id="SimpleSmsSendUrgent", split="train", family="SimpleSmsSend",
     goal="Send an urgent text message using Simple SMS Messenger to {number}. The message must "
          "begin with the word URGENT followed by: {message}",
     params=sms.send(sms.URGENT), setup=[EMPTY], check=SENT, solution=_to_number(),
@@ -191,7 +191,7 @@ SimpleSmsSendUrgent = antrap(
         "'URGENT: ' on the longer bodies, so both readings can pass.")
 
 SimpleSmsSendThanks = antrap(
-    id="SimpleSmsSendThanks", split="train",
+    id="SimpleSmsSendThanks", split="train", family="SimpleSmsSend",
     goal="Send a thank-you text message using Simple SMS Messenger to {number} with message: "
          "{message}",
     params=sms.send(sms.THANKS), setup=[EMPTY], check=SENT, solution=_to_number(),

@@ -3,10 +3,11 @@ and AnTrap's, under their class names, so a result lines up row by row with thei
 tables), growing as they are written; `antrap-extra` holds our own templates and
 `antrap-all` both.
 
-`antrap-train` and `antrap-test` hold the templates out from each other: every
-template declares its split, no template is in both, and each app gives about the
-same share of its templates to the test side (tests/test_template_contract.py
-keeps that so as templates are added). Train on `antrap-train`, report on
+`antrap-train` and `antrap-test` hold the templates out from each other by family
+(tasks/families.py): every template declares its split, a family of near-duplicates
+sits on one side, and each app gives about the same share of its templates to the
+test side (tests/test_families.py and tests/test_template_contract.py keep that so as
+templates are added). Train on `antrap-train`, report on
 `antrap-test`: a test score then measures transfer to unseen templates, not to
 unseen seeds of templates trained on.
 """

@@ -109,7 +109,7 @@ LEVEL = {"max": "255", "min": "1"}
 START = {"max": 1, "min": 255}
 
 
-def _brightness(id: str, which: str, verify: bool, split: str):
+def _brightness(id: str, which: str, verify: bool, split: str, family: str):
     level = SettingEquals("system", "screen_brightness", LEVEL[which])
     start = LEVEL[which] if verify else str(START[which])
     # a Verify row's oracle walks the same way: at the page the state is seen to hold (and
@@ -128,20 +128,22 @@ def _brightness(id: str, which: str, verify: bool, split: str):
     setup = [st.PutSetting("system", "screen_brightness", start)]
     reference = {"reference_check": level,
                  "differs": _verify_differs("Display page (its Brightness level slider)")}
-    return aw(id=id, split=split, goal=BRIGHTNESS_GOAL, params=_fixed("max_or_min", which),
+    return aw(id=id, split=split, family=family, goal=BRIGHTNESS_GOAL, params=_fixed("max_or_min", which),
               setup=[CLOSE_SETTINGS, *setup] if verify else setup, check=check,
               solution=solution, doc=doc, **(reference if verify else {}))
 
 
-SystemBrightnessMax = _brightness("SystemBrightnessMax", "max", False, "train")
-SystemBrightnessMin = _brightness("SystemBrightnessMin", "min", False, "train")
-SystemBrightnessMaxVerify = _brightness("SystemBrightnessMaxVerify", "max", True, "train")
-SystemBrightnessMinVerify = _brightness("SystemBrightnessMinVerify", "min", True, "test")
+SystemBrightnessMax = _brightness("SystemBrightnessMax", "max", False, "train", "Brightness")
+SystemBrightnessMin = _brightness("SystemBrightnessMin", "min", False, "train", "Brightness")
+SystemBrightnessMaxVerify = _brightness("SystemBrightnessMaxVerify", "max", True, "test",
+                                        "SystemBrightnessVerify")
+SystemBrightnessMinVerify = _brightness("SystemBrightnessMinVerify", "min", True, "test",
+                                        "SystemBrightnessVerify")
 
 
 # --- AndroidWorld: Wi-Fi and Bluetooth ---------------------------------------------------------
 
-def _radio(id: str, goal: str, toggle: Toggle, on: bool, verify: bool, split: str,
+def _radio(id: str, goal: str, toggle: Toggle, on: bool, verify: bool, split: str, family: str,
            on_check: SettingIn | SettingEquals, off_check: SettingEquals):
     ref = on_check if on else off_check
     start = on if verify else not on
@@ -155,7 +157,7 @@ def _radio(id: str, goal: str, toggle: Toggle, on: bool, verify: bool, split: st
         doc = f"{toggle.switch} starts {'off' if on else 'on'}."
     reference = {"reference_check": ref,
                  "differs": _verify_differs(f"page with the {toggle.switch} switch")}
-    return aw(id=id, split=split, goal=goal, params=_on_off(on),
+    return aw(id=id, split=split, family=family, goal=goal, params=_on_off(on),
               setup=[CLOSE_SETTINGS, st.SetToggle(toggle, start)] if verify else
               [st.SetToggle(toggle, start)], check=check, solution=solution, doc=doc,
               needs_scroll=False, **(reference if verify else {}))
@@ -166,22 +168,25 @@ WIFI_ON = SettingIn("global", "wifi_on", ("1", "2"))  # 2: on while in airplane 
 WIFI_OFF = SettingEquals("global", "wifi_on", "0")
 BT_ON, BT_OFF = (SettingEquals("global", "bluetooth_on", v) for v in ("1", "0"))
 
-SystemWifiTurnOn = _radio("SystemWifiTurnOn", WIFI_GOAL, WIFI, True, False, "train",
+SystemWifiTurnOn = _radio("SystemWifiTurnOn", WIFI_GOAL, WIFI, True, False, "train", "WifiToggle",
                           WIFI_ON, WIFI_OFF)
-SystemWifiTurnOff = _radio("SystemWifiTurnOff", WIFI_GOAL, WIFI, False, False, "test",
+SystemWifiTurnOff = _radio("SystemWifiTurnOff", WIFI_GOAL, WIFI, False, False, "train", "WifiToggle",
                            WIFI_ON, WIFI_OFF)
 SystemWifiTurnOnVerify = _radio("SystemWifiTurnOnVerify", WIFI_GOAL, WIFI, True, True, "train",
+                                "SystemWifiVerify",
                                 WIFI_ON, WIFI_OFF)
 SystemWifiTurnOffVerify = _radio("SystemWifiTurnOffVerify", WIFI_GOAL, WIFI, False, True, "train",
+                                 "SystemWifiVerify",
                                  WIFI_ON, WIFI_OFF)
 SystemBluetoothTurnOn = _radio("SystemBluetoothTurnOn", BT_GOAL, BLUETOOTH, True, False, "train",
+                               "BluetoothToggle",
                                BT_ON, BT_OFF)
 SystemBluetoothTurnOff = _radio("SystemBluetoothTurnOff", BT_GOAL, BLUETOOTH, False, False,
-                                "train", BT_ON, BT_OFF)
+                                "train", "BluetoothToggle", BT_ON, BT_OFF)
 SystemBluetoothTurnOnVerify = _radio("SystemBluetoothTurnOnVerify", BT_GOAL, BLUETOOTH, True, True,
-                                     "test", BT_ON, BT_OFF)
+                                     "test", "SystemBluetoothVerify", BT_ON, BT_OFF)
 SystemBluetoothTurnOffVerify = _radio("SystemBluetoothTurnOffVerify", BT_GOAL, BLUETOOTH, False,
-                                      True, "train", BT_ON, BT_OFF)
+                                      True, "test", "SystemBluetoothVerify", BT_ON, BT_OFF)
 
 def _half(toggle: Toggle, on: bool, holds) -> list:
     """A composite's part: walk to the switch and set it, every step done once `holds`."""
@@ -280,11 +285,12 @@ ANTRAP_SETS = {
 }
 
 
-def _switch(id: str, goal: str, toggle: Toggle, on: bool, split: str, check, needs_scroll=False):
+def _switch(id: str, goal: str, toggle: Toggle, on: bool, split: str, family: str, check,
+            needs_scroll=False):
     how = ANTRAP_SETS.get(toggle.key)
     differs = {"setup": f"Set-up runs `{toggle.command_for(not on)}`, which takes effect on a "
                         f"real phone; AnTrap's runs {how}."} if how else None
-    return antrap(id=id, split=split, goal=goal, params=_on_off(on),
+    return antrap(id=id, split=split, family=family, goal=goal, params=_on_off(on),
                   setup=[st.SetToggle(toggle, not on)], check=check, solution=_flip(toggle, on),
                   needs_scroll=needs_scroll, doc=f"{toggle.switch} starts {'off' if on else 'on'}.",
                   differs=differs)
@@ -295,38 +301,45 @@ def _is(ns: str, key: str, value: str) -> SettingEquals:
 
 
 SystemAirplaneTurnOn = _switch("SystemAirplaneTurnOn", "Turn airplane mode {on_or_off}.", AIRPLANE,
-                               True, "train", _is("global", "airplane_mode_on", "1"))
+                               True, "train", "AirplaneToggle", _is("global", "airplane_mode_on", "1"))
 SystemAirplaneTurnOff = _switch("SystemAirplaneTurnOff", "Turn airplane mode {on_or_off}.",
-                                AIRPLANE, False, "test", _is("global", "airplane_mode_on", "0"))
+                                AIRPLANE, False, "train", "AirplaneToggle",
+                                _is("global", "airplane_mode_on", "0"))
 SystemDarkModeTurnOn = _switch("SystemDarkModeTurnOn", "Turn dark mode {on_or_off}.", DARK, True,
-                               "test", NightModeIs(True))
+                               "test", "DarkModeToggle", NightModeIs(True))
 SystemDarkModeTurnOff = _switch("SystemDarkModeTurnOff", "Turn dark mode {on_or_off}.", DARK, False,
-                                "train", NightModeIs(False))
+                                "test", "DarkModeToggle", NightModeIs(False))
 SystemAutoRotateTurnOn = _switch("SystemAutoRotateTurnOn", "Turn auto-rotate {on_or_off}.", ROTATE,
-                                 True, "train", _is("system", "accelerometer_rotation", "1"))
+                                 True, "train", "SystemAutoRotateToggle",
+                                 _is("system", "accelerometer_rotation", "1"))
 SystemAutoRotateTurnOff = _switch("SystemAutoRotateTurnOff", "Turn auto-rotate {on_or_off}.",
-                                  ROTATE, False, "train", _is("system", "accelerometer_rotation", "0"))
+                                  ROTATE, False, "train", "SystemAutoRotateToggle",
+                                  _is("system", "accelerometer_rotation", "0"))
 LOCATION_GOAL = "Turn location services {on_or_off}."
 SystemLocationTurnOn = _switch("SystemLocationTurnOn", LOCATION_GOAL, LOCATION, True, "train",
+                               "LocationToggle",
                                SettingIn("secure", "location_mode", ("0", "null", ""), inside=False),
                                needs_scroll=True)
-SystemLocationTurnOff = _switch("SystemLocationTurnOff", LOCATION_GOAL, LOCATION, False, "test",
+SystemLocationTurnOff = _switch("SystemLocationTurnOff", LOCATION_GOAL, LOCATION, False, "train",
+                                "LocationToggle",
                                 _is("secure", "location_mode", "0"), needs_scroll=True)
 ADAPTIVE_GOAL = "Turn adaptive brightness {on_or_off}."
 SystemAdaptiveBrightnessTurnOn = _switch("SystemAdaptiveBrightnessTurnOn", ADAPTIVE_GOAL, ADAPTIVE,
-                                         True, "train", _is("system", "screen_brightness_mode", "1"))
+                                         True, "train", "SystemAdaptiveBrightnessToggle",
+                                         _is("system", "screen_brightness_mode", "1"))
 SystemAdaptiveBrightnessTurnOff = _switch("SystemAdaptiveBrightnessTurnOff", ADAPTIVE_GOAL,
-                                          ADAPTIVE, False, "train",
+                                          ADAPTIVE, False, "train", "SystemAdaptiveBrightnessToggle",
                                           _is("system", "screen_brightness_mode", "0"))
 SystemMobileDataTurnOn = _switch("SystemMobileDataTurnOn", "Turn mobile data {on_or_off}.", DATA,
-                                 True, "train", _is("global", "mobile_data", "1"))
+                                 True, "train", "SystemMobileDataToggle", _is("global", "mobile_data", "1"))
 SystemMobileDataTurnOff = _switch("SystemMobileDataTurnOff", "Turn mobile data {on_or_off}.", DATA,
-                                  False, "train", _is("global", "mobile_data", "0"))
+                                  False, "train", "SystemMobileDataToggle", _is("global", "mobile_data", "0"))
 
 
 def _nfc(id: str, on: bool, split: str):
     return antrap(
-        id=id, split=split, goal="Turn NFC {on_or_off}.", params=_on_off(on),
+        id=id, split=split, family="SystemNfcToggle", goal="Turn NFC {on_or_off}.",
+        params=_on_off(on),
         setup=[st.SetNfc(not on)], check=NfcIs(on),
         solution=[st.open_app(), *st.walk(NFC_PATH),
                   SetChecked(screen=st.CONN_PREFS, target=Target(row="NFC", cls="Switch"),
@@ -341,12 +354,12 @@ def _nfc(id: str, on: bool, split: str):
 
 
 SystemNfcTurnOn = _nfc("SystemNfcTurnOn", True, "test")
-SystemNfcTurnOff = _nfc("SystemNfcTurnOff", False, "train")
+SystemNfcTurnOff = _nfc("SystemNfcTurnOff", False, "test")
 
 
 def _timeout(id: str, mode: str, goal: str, start_ms: int, target: str, split: str):
     return antrap(
-        id=id, split=split, goal=goal, params=_fixed("mode", mode),
+        id=id, split=split, family="ScreenTimeout", goal=goal, params=_fixed("mode", mode),
         setup=[st.PutSetting("system", "screen_off_timeout", start_ms)],
         check=SettingNear("system", "screen_off_timeout", st.TIMEOUT_MS[target], 5000, full=1,
                           unit=1),
@@ -360,4 +373,4 @@ SystemScreenTimeoutShort = _timeout("SystemScreenTimeoutShort", "short",
                                     600000, "15 seconds", "train")
 SystemScreenTimeoutLong = _timeout("SystemScreenTimeoutLong", "long",
                                    "Set screen timeout to a long value of about 30 minutes.",
-                                   30000, "30 minutes", "test")
+                                   30000, "30 minutes", "train")

@@ -65,7 +65,7 @@ def _due_on(rng: np.random.Generator) -> dict:
 
 
 TasksDueOnDate = tasks_q(
-    id="TasksDueOnDate", split="train",
+    id="TasksDueOnDate", split="train", family="TasksDueOnDate",
     goal="What tasks do I have due {date} in Tasks app? Answer with the titles only. If there are "
          "multiples titles, format your answer in a comma separated list.",
     params=_due_on, check=TITLES_CHECK,
@@ -82,7 +82,7 @@ def _high(rng: np.random.Generator) -> dict:
 
 
 TasksHighPriorityTasks = tasks_q(
-    id="TasksHighPriorityTasks", split="train",
+    id="TasksHighPriorityTasks", split="train", family="TasksHighPriorityTasks",
     goal="What are my high priority tasks in Tasks app? Answer with the titles only. If there are "
          "multiples titles, format your answer in a comma separated list.",
     params=_high, check=TITLES_CHECK,
@@ -98,7 +98,7 @@ def _high_on(rng: np.random.Generator) -> dict:
 
 
 TasksHighPriorityTasksDueOnDate = tasks_q(
-    id="TasksHighPriorityTasksDueOnDate", split="test",
+    id="TasksHighPriorityTasksDueOnDate", split="test", family="TasksHighPriorityTasksDueOnDate",
     goal="Which tasks with high priority are due {date} in the Tasks app? Answer with the title "
          "only. If there are multiples titles, format your answer in a comma separated list.",
     params=_high_on, check=TITLES_CHECK,
@@ -117,7 +117,7 @@ def _next_week(rng: np.random.Generator) -> dict:
 
 
 TasksDueNextWeek = tasks_q(
-    id="TasksDueNextWeek", split="train",
+    id="TasksDueNextWeek", split="train", family="TasksDueNextWeek",
     goal="How many tasks do I have due next week in Tasks app? Assume the week starts from Monday. "
          "Express your answer as a single integer.",
     params=_next_week, check=AnswerIs(P("answer"), kind="number", items=True),
@@ -159,7 +159,7 @@ def _incomplete_on(rng: np.random.Generator) -> dict:
 
 
 TasksIncompleteTasksOnDate = tasks_q(
-    id="TasksIncompleteTasksOnDate", split="train",
+    id="TasksIncompleteTasksOnDate", split="train", family="TasksIncompleteTasksOnDate",
     goal="What incomplete tasks do I have still have to do by {date} in Tasks app? Answer with the "
          "titles only. If there are multiples titles, format your answer in a comma separated list.",
     params=_incomplete_on, check=TITLES_CHECK,

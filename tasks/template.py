@@ -226,14 +226,16 @@ def template(*, id: str, apps: Sequence[str], complexity: float, kind: str, spli
              needs_scroll: bool = False, doc: str = "", base: type[DataTask] = DataTask,
              source: str = "antrap-gym", aliases: Sequence[str] = (),
              reference_check: Check | None = None, differs: Mapping[str, str] | None = None,
-             register_it: bool = True, **attrs: Any) -> type[DataTask]:
+             family: str = "", register_it: bool = True, **attrs: Any) -> type[DataTask]:
     """Declare a template; returns its Task class, registered unless `register_it` is
     False (a scratch template in a test or a notebook). `source` is "AndroidWorld" or
     "AnTrap" for a reference template (then `id` is the reference class name), else
     ours; `aliases` are old ids that now resolve to this one. `differs` says how a
     reference template differs from its reference (per aspect, see ASPECTS) and
-    `reference_check` is the reference's check where it grades otherwise. Extra keyword
-    arguments become class attributes."""
+    `reference_check` is the reference's check where it grades otherwise. `family` names
+    the templates that ask for the same behaviour with other constants (the split holds
+    out whole families: tasks/families.py). Extra keyword arguments become class
+    attributes."""
     diffs = dict(differs or {})
     if reference_check is None:
         reference_check = _default_reference(check, source, diffs)
@@ -247,7 +249,7 @@ def template(*, id: str, apps: Sequence[str], complexity: float, kind: str, spli
     module = sys._getframe(1).f_globals.get("__name__", __name__)
     cls = type(id, (base,), {
         "spec": spec, "template": goal, "apps": spec.apps, "complexity": complexity,
-        "kind": kind, "split": split, "answer_task": kind == "answer",
+        "kind": kind, "split": split, "family": family, "answer_task": kind == "answer",
         "answer_kind": answer_kind, "needs_scroll": needs_scroll, "source": source,
         "reference_check": reference_check, "__doc__": doc or None, "__module__": module,
         "__qualname__": id, **attrs})
