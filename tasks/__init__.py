@@ -5,6 +5,7 @@ parameters, set-up recipes and checks that speak only to the Device protocol
 from antrap_gym.tasks import (  # noqa: F401  (register templates)
     audio_recorder_tasks,
     broccoli_tasks,
+    browser_tasks,
     calendar_ir,
     calendar_tasks,
     camera_tasks,

@@ -25,9 +25,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from antrap_gym.device.elements import BoundingBox, UIElement, parse_element_lines
+from antrap_gym.tasks.browser_pages.shown import elements_painted
 from antrap_gym.tasks.labels import is_destructive
 from antrap_gym.tasks.steps import (
     Answer,
+    ChooseOption,
+    DrawStroke,
     LongPress,
     OpenApp,
     PressKey,
@@ -35,6 +38,7 @@ from antrap_gym.tasks.steps import (
     SetSlider,
     Step,
     Tap,
+    TapColour,
     TypeText,
 )
 
@@ -54,6 +58,8 @@ GRANT_LABELS = ("while using the app", "allow", "only this time")
 DISCARD_LABELS = ("discard", "discard changes", "don't save", "leave")
 #: the same action from the same screen this many times more, with no effect: escalate
 STALL_REPEATS = 4
+#: steps done once acted on (the plan moves on; their effect is not read back)
+ONE_SHOT = (Tap, LongPress, SetSlider, TapColour, DrawStroke)
 BACK: dict[str, Any] = {"action_type": "navigate_back"}
 HOME: dict[str, Any] = {"action_type": "navigate_home"}
 #: what a fault inside the solver is answered with, one after another
@@ -220,7 +226,8 @@ class Solver:
         """Another window is in front: an app the task does not use is left for the
         task's (as a person switches apps); a runtime permission request of the task's
         app (the permission controller's own activity, not a pop-up drawn over the
-        screen) is granted, as the app needs it; anything else is a pop-up to close."""
+        screen) is granted, as the app needs it; a system window the plan names (the
+        "Open with" chooser) is used; anything else is a pop-up to close."""
         if activity.endswith(GRANT_ACTIVITY):
             grant = self._labelled(els, GRANT_LABELS)
             if grant is not None:
@@ -231,7 +238,27 @@ class Solver:
                 (s.app for s in self.plan if isinstance(s, OpenApp)), "")
             if label:
                 return {"action_type": "open_app", "app_name": label}
+        planned = self._planned_here(activity, els)
+        if planned is not None:
+            return planned
         return self._dismiss(els)
+
+    def _planned_here(self, activity: str, els: list[UIElement]) -> dict[str, Any] | None:
+        """A system window the plan names (Android's "Open with" chooser): the first step
+        from the current one on that is not done, is on it and shows its target."""
+        for j in range(self.ptr, len(self.plan)):
+            s = self.plan[j]
+            if s.screen is None or not s.screen.partition("|")[0].strip(".") or (
+                    s.done is not None and self._satisfied(s, els, self._device)):
+                continue
+            if self._on(s, activity, self._screen_id(activity, els), els):
+                el = self._target(s, els)
+                if el is not None:
+                    self.ptr = j + 1 if isinstance(s, ONE_SHOT) else j
+                    return self._act_on(s, el)
+            if s.done is None:
+                return None
+        return None
 
     def _next(self, els, pkg, activity, screen, text) -> dict[str, Any]:
         dev = self._device
@@ -271,9 +298,15 @@ class Solver:
         if isinstance(step, PressKey):
             self.ptr = k + 1
             return _key_action(step.key)
-        app_pkg = self._app_of(k)
+        app_pkg = self._app_of(k, pkg)
         if app_pkg is not None and pkg != app_pkg:
-            return {"action_type": "open_app", "app_name": self._app_label_of(k)}
+            return {"action_type": "open_app", "app_name": self._app_label_of(k, pkg)}
+        if isinstance(step, ChooseOption) and step.target.find(els) is None:
+            option = self._option(step, els)
+            if option is not None:  # its list is open: pick the option
+                self.ptr = k + 1
+                x, y = option.center
+                return {"action_type": "click", "x": x, "y": y}
         if self._on(step, activity, screen, els):
             el = self._target(step, els)
             if el is not None:
@@ -283,7 +316,7 @@ class Solver:
                     if unfinished is not None:  # read the form over before submitting it
                         return self._act_on(*unfinished)
                 action = self._act_on(step, el)
-                if isinstance(step, (Tap, LongPress, SetSlider)):
+                if isinstance(step, ONE_SHOT):
                     self.ptr = k + 1
                     self._tapped = (k, action, text)
                 return action
@@ -298,6 +331,8 @@ class Solver:
             scroll = self._scroll_for(k, screen, els, text)
             if scroll is not None:
                 return scroll
+            if step.stay and self._target(step, self._device.ui_elements()) is not None:
+                return {"action_type": "wait", "seconds": 1}
             return self._back_out(screen, els)
         # not on the step's screen: an action did more than expected, or less
         for j in range(k + 1, n):
@@ -321,7 +356,7 @@ class Solver:
             if self._on(s, activity, screen, els):
                 el = self._target(s, els)
                 if el is not None:
-                    self.ptr = j + 1 if isinstance(s, (Tap, LongPress, SetSlider)) else j
+                    self.ptr = j + 1 if isinstance(s, ONE_SHOT) else j
                     return self._act_on(s, el)
                 if earlier_here is None:
                     earlier_here = j
@@ -360,10 +395,18 @@ class Solver:
     def _target(self, step: Step, els: list[UIElement]) -> UIElement | None:
         """The step's target among the elements that can be touched (a box of some
         area, its centre on the screen)."""
+        touchable = [e for e in els if self._touchable(e)]
+        if isinstance(step, TapColour):
+            painted = elements_painted(self._device, touchable, step.colour)
+            return painted[step.nth] if len(painted) > step.nth else None
         target = getattr(step, "target", None)
         if target is None:
             return None
-        return target.find([e for e in els if self._touchable(e)])
+        return target.find(touchable)
+
+    def _option(self, step: ChooseOption, els: list[UIElement]) -> UIElement | None:
+        """The option `step` picks, in its drop-down's open list."""
+        return next((e for e in els if self._touchable(e) and (e.text or "").strip() == step.option), None)
 
     def _answer_holds(self, dev) -> bool:
         """Whether the episode's recorded answer (privileged: the env's) is right."""
@@ -397,6 +440,9 @@ class Solver:
         if isinstance(step, SetChecked):
             el = step.target.find(els)
             return el is not None and el.is_checked == step.checked
+        if isinstance(step, ChooseOption):
+            el = step.target.find(els)
+            return el is not None and (el.text or "").strip() == step.option
         if isinstance(step, TypeText):
             el = step.target.find(els)
             return el is not None and (el.text or "").rstrip() == step.text.rstrip()
@@ -431,6 +477,16 @@ class Solver:
             return {"action_type": "click", "x": sx, "y": y}
         if isinstance(step, SetChecked) and el.is_checked == step.checked:
             return {"action_type": "wait", "seconds": 1}
+        if isinstance(step, DrawStroke) and el.bbox_pixels is not None and len(step.points) >= 2:
+            # the action space's stroke is a straight drag: from the first point to the last
+            b = el.bbox_pixels
+            (fx0, fy0), (fx1, fy1) = step.points[0], step.points[-1]
+
+            def at(fx: float, fy: float) -> tuple[int, int]:
+                return b.x_min + round(fx * (b.width - 1)), b.y_min + round(fy * (b.height - 1))
+
+            (x0, y0), (x1, y1) = at(fx0, fy0), at(fx1, fy1)
+            return {"action_type": "swipe", "x": x0, "y": y0, "x2": x1, "y2": y1}
         return {"action_type": "click", "x": x, "y": y}
 
     def _earlier_visible(self, k: int, activity: str, screen: str,
@@ -496,17 +552,27 @@ class Solver:
         self._scroll = (screen, k, order, direction, count + 1, stuck, progressed, phase, action)
         return action
 
-    def _app_of(self, k: int) -> str | None:
-        for j in range(k, -1, -1):
-            if isinstance(self.plan[j], OpenApp):
-                return self.plan[j].package
-        return None
+    def _app_step(self, k: int, pkg: str | None = None) -> OpenApp | None:
+        """The OpenApp that step k's app comes from: the last one up to k, unless the
+        phone is in another app and that OpenApp's `done` holds (the app no longer holds
+        what the plan left there, e.g. a page whose tab was closed): then an earlier one
+        whose `done` does not hold, the way back in."""
+        found = [s for s in self.plan[k::-1] if isinstance(s, OpenApp)] if k >= 0 else []
+        if not found:
+            return None
+        if pkg is not None and pkg != found[0].package and found[0].done is not None and len(found) > 1:
+            els = self._last_els
+            if self._satisfied(found[0], els, self._device):
+                return next((s for s in found[1:] if not self._satisfied(s, els, self._device)), found[0])
+        return found[0]
 
-    def _app_label_of(self, k: int) -> str:
-        for j in range(k, -1, -1):
-            if isinstance(self.plan[j], OpenApp):
-                return self.plan[j].app
-        return ""
+    def _app_of(self, k: int, pkg: str | None = None) -> str | None:
+        s = self._app_step(k, pkg)
+        return s.package if s is not None else None
+
+    def _app_label_of(self, k: int, pkg: str | None = None) -> str:
+        s = self._app_step(k, pkg)
+        return s.app if s is not None else ""
 
     def _dismiss(self, els: list[UIElement]) -> dict[str, Any]:
         """Close a window that is not part of the task (a pop-up, an ad)."""

@@ -120,6 +120,10 @@ class Step:
     #: all of them (a form's earlier fields showing what was set)
     requires: Target | tuple[Target, ...] | None = None
     note: str = ""
+    #: leaving the screen loses what was done on it (a web page Chrome was handed by
+    #: another app: BACK closes its tab): when the target is on the phone but not in the
+    #: view given (covered, a stale frame), wait for the view rather than back out
+    stay: bool = False
 
 
 @dataclass(frozen=True)
@@ -164,6 +168,32 @@ class SetSlider(Step):
 
 
 @dataclass(frozen=True)
+class ChooseOption(Step):
+    """Open the drop-down `target` and pick the option showing `option`."""
+
+    target: Target = Target()
+    option: str = ""
+
+
+@dataclass(frozen=True)
+class TapColour(Step):
+    """Tap the `nth` (reading order, from 0) element painted `colour` (#rrggbb) that has
+    no label (a web page's unlabelled coloured box)."""
+
+    colour: str = ""
+    nth: int = 0
+
+
+@dataclass(frozen=True)
+class DrawStroke(Step):
+    """One finger stroke on `target` through `points`, fractions (0..1) of its width and
+    height (a drawing canvas)."""
+
+    target: Target = Target()
+    points: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True)
 class PressKey(Step):
     key: str = "back"  # back | home | enter
 
@@ -186,6 +216,12 @@ def as_text(steps: list[Step]) -> list[str]:
             extra = f", {s.checked}" if isinstance(s, SetChecked) else (
                 f", {s.fraction:.2f}" if isinstance(s, SetSlider) else "")
             out.append(f"{name}({s.target.describe()}{extra})")
+        elif isinstance(s, ChooseOption):
+            out.append(f"{name}({s.option!r} in {s.target.describe()})")
+        elif isinstance(s, TapColour):
+            out.append(f"{name}({s.colour}" + (f", #{s.nth}" if s.nth else "") + ")")
+        elif isinstance(s, DrawStroke):
+            out.append(f"{name}({s.target.describe()}, {len(s.points)} points)")
         elif isinstance(s, PressKey):
             out.append(f"{name}({s.key})")
         elif isinstance(s, Answer):

@@ -2,14 +2,18 @@
 the way a phone user does: the page laid out as on a Pixel 6 (412 CSS px wide, device-pixel
 ratio 2.625, touch), elements found by what they show (the oracle's Target matching, on an
 accessibility-like list built from the DOM), taps and strokes as touches, text typed on
-the keyboard. It grounds the plans of antrap_gym.tasks.browser_pages.plans."""
+the keyboard. It grounds the plans of antrap_gym.tasks.browser_pages.plans, honouring each step's
+`done` (read from the page's elements and a screenshot, as on the phone)."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import time
 from pathlib import Path
 
+import numpy as np
+from PIL import Image
 from playwright.sync_api import Browser, CDPSession, Page
 
 from antrap_gym.device.elements import BoundingBox, UIElement
@@ -85,6 +89,15 @@ class PageDriver:
                           class_name=e["cls"], is_checkable=e["checkable"], is_checked=e["checked"],
                           bbox_pixels=BoundingBox(*(round(v * DPR) for v in e["box"])))
                 for e in self.page.evaluate(_ELEMENTS)]
+
+    def ui_elements(self) -> list[UIElement]:
+        """As a Device names it: what a plan step's `done` reads (plans/shown.py)."""
+        return self.elements()
+
+    def screenshot(self) -> np.ndarray:
+        """The viewport in device pixels (RGB), as a Device's screenshot."""
+        png = self.page.screenshot(type="png")
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
     def shows_success(self) -> bool:
         """Some element whose own text is exactly `Success!` is visible in the viewport."""
@@ -182,5 +195,8 @@ class PageDriver:
             raise TypeError(f"no way to do {type(step).__name__} on a page")
 
     def run(self, plan: list[Step]) -> None:
+        """Each step in turn, skipping one whose `done` holds on the page as it is now."""
         for s in plan:
+            if s.done is not None and s.done(self):
+                continue
             self.step(s)

@@ -38,6 +38,26 @@ def test_first_run_screens_after_pm_clear_then_the_page():
     assert "Welcome to Chrome" in texts(dev)
 
 
+def test_a_granted_notification_permission_is_not_asked_for_and_allow_grants_it():
+    dev = SimDevice()
+    push(dev, HELLO)
+    grant = f"pm grant {PKG} android.permission.POST_NOTIFICATIONS"
+    granted = "android.permission.POST_NOTIFICATIONS: granted=true"
+    dev.shell(f"pm clear {PKG}")
+    assert dev.shell(grant).exit_code == 0
+    dev.shell(f"am start -n {MAIN} -d {URL}")
+    tap(dev, text="Use without an account")
+    tap(dev, text="No thanks")
+    assert "Allow Chrome to send you notifications?" not in texts(dev) and "Hello page" in texts(dev)
+    dev.shell(f"pm clear {PKG}")  # the grant goes with Chrome's data; the prompt comes back
+    assert granted not in dev.shell(f"dumpsys package {PKG}").stdout
+    dev.shell(f"am start -n {MAIN} -d {URL}")
+    tap(dev, text="Use without an account")
+    tap(dev, text="No thanks")
+    tap(dev, text="Allow")
+    assert granted in dev.shell(f"dumpsys package {PKG}").stdout
+
+
 def test_view_intent_of_an_html_file_opens_chrome():
     dev = SimDevice()
     push(dev, HELLO)

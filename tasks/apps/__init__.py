@@ -10,6 +10,7 @@ from antrap_gym.tasks.apps import (
     broccoli,
     calendar,
     camera,
+    chrome,
     clock,
     contacts,
     dialer,
@@ -30,9 +31,9 @@ from antrap_gym.tasks.apps import (
 
 ADAPTERS = {m.PKG: m for m in (contacts, markor, settings, calendar, sms, expense, broccoli,
                                 tasks_org, joplin, opentracks, gallery, files, retro_music, vlc,
-                                clock, camera, audio_recorder, dialer, osmand, simple_draw)}
+                                clock, camera, audio_recorder, dialer, osmand, simple_draw, chrome)}
 
-__all__ = ["ADAPTERS", "audio_recorder", "broccoli", "calendar", "camera", "clock", "contacts",
+__all__ = ["ADAPTERS", "audio_recorder", "broccoli", "calendar", "camera", "chrome", "clock", "contacts",
            "dialer", "expense", "files", "gallery", "joplin",
            "markor", "opentracks", "osmand", "retro_music", "settings", "simple_draw", "sms",
            "tasks_org", "vlc"]

@@ -7,39 +7,39 @@ three a page needs that the native apps do not: ChooseOption (a drop-down's opti
 TapColour (an unlabelled box known by its colour) and DrawStroke (a finger stroke on a
 canvas). Whatever drives the page -- headless Chromium in the tests, the simulated
 phone's oracle -- grounds the same plan.
+
+Where a step may already have happened, or a stray tap may have changed what is left to
+do, the step's `done` says so from what the page shows now (shown.py): the tap counter,
+the progress line, a toggle's state, the maze's X, the brush, the colours on the canvas.
+Whoever grounds a plan skips a step whose `done` holds, so the plan re-grounds on the
+page as it is: the maze's plan has one step per cell (the move towards the goal from
+there, done while the X is elsewhere), in order of distance from the goal.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from antrap_gym.tasks.browser_pages import ICONS, PAGES, SQUARE_COLOURS, page_params
 from antrap_gym.tasks.browser_pages.seeded import DRAW_PALETTE, MOVES, maze_path
-from antrap_gym.tasks.steps import SetChecked, SetSlider, Step, Tap, Target, TypeText
-
-
-@dataclass(frozen=True)
-class ChooseOption(Step):
-    """Open the drop-down `target` and pick the option showing `option`."""
-
-    target: Target = field(default_factory=Target)
-    option: str = ""
-
-
-@dataclass(frozen=True)
-class TapColour(Step):
-    """Tap the `nth` (reading order, from 0) element painted `colour` (#rrggbb) that has no label."""
-
-    colour: str = ""
-    nth: int = 0
-
-
-@dataclass(frozen=True)
-class DrawStroke(Step):
-    """One finger stroke on `target` through `points`, fractions (0..1) of its width and height."""
-
-    target: Target = field(default_factory=Target)
-    points: tuple[tuple[float, float], ...] = ()
+from antrap_gym.tasks.browser_pages.shown import (
+    AnyOf,
+    CountAtLeast,
+    Drawn,
+    Gone,
+    Holding,
+    MazeLeft,
+    Showing,
+)
+from antrap_gym.tasks.steps import (
+    ChooseOption,
+    DrawStroke,
+    SetChecked,
+    SetSlider,
+    Step,
+    Tap,
+    TapColour,
+    Target,
+    TypeText,
+)
 
 
 def _text(s: str) -> Target:
@@ -48,27 +48,43 @@ def _text(s: str) -> Target:
 
 SUBMIT = Tap(target=_text("Submit"))
 CANVAS = Target(desc="Drawing area", cls="View")
+#: the dismiss-cards page's heading (its cards' absence counts only on the page)
+DISMISS_PAGE = "Notifications"
 
 
 def _draw(colours: list[str]) -> list[Step]:
+    """Each colour: pick it, then one straight stroke across the canvas; then Submit."""
     steps: list[Step] = []
+    hexes = dict(DRAW_PALETTE)
     for i, name in enumerate(colours):
         y = 0.2 + 0.3 * i
-        steps += [Tap(target=Target(desc=name)),
-                  DrawStroke(target=CANVAS, points=((0.1, y), (0.5, y + 0.05), (0.9, y)))]
+        drawn = Drawn(CANVAS, hexes[name])
+        steps += [Tap(target=Target(desc=name), done=AnyOf((Showing(_text(f"Brush: {name}")), drawn))),
+                  DrawStroke(target=CANVAS, points=((0.1, y), (0.9, y)), done=drawn)]
     return [*steps, SUBMIT]
 
 
 def _maze(p: dict) -> tuple[list[Step], list[list[Step]]]:
-    moves = [Tap(target=_text(d)) for d in p["path"]]
+    """One step per cell but the goal, farthest from the goal first: the move towards the
+    goal from there, done while the X is elsewhere. From wherever the X is (the start, or
+    a cell a stray tap took it to), the steps left lead it home."""
     n, goal = p["size"], (p["size"] - 1, p["size"] - 1)
+    ways = {(r, c): maze_path(p["open"], (r, c), goal) for r in range(n) for c in range(n) if (r, c) != goal}
+    order = sorted(ways, key=lambda cell: (-len(ways[cell]), cell))
+    winning: list[Step] = [Tap(target=_text(ways[cell][0]), done=MazeLeft(cell, n)) for cell in order]
+    moves = [Tap(target=_text(d)) for d in p["path"]]
     losing = [moves[:-1]]
     for d in MOVES:  # a neighbour of the goal walled off from it: walk there, push into the wall
         r, c = goal[0] - MOVES[d][0], goal[1] - MOVES[d][1]
         if 0 <= r < n and 0 <= c < n and d[0] not in p["open"][r][c]:
             losing.append([Tap(target=_text(m)) for m in maze_path(p["open"], (0, 0), (r, c))]
                           + [Tap(target=_text(d))])
-    return moves, losing
+    return winning, losing
+
+
+def _counted(target: Target, pattern: str, n: int) -> list[Step]:
+    """n taps on `target`, the i-th done once the page counts i (`pattern`'s number)."""
+    return [Tap(target=target, done=CountAtLeast(pattern, i)) for i in range(1, n + 1)]
 
 
 def _fill(name: str, other: str) -> tuple[list[Step], list[list[Step]]]:
@@ -86,7 +102,8 @@ def plans(name: str, seed: int) -> tuple[list[Step], list[list[Step]]]:
     if kind == "multiply":
         presses = [Tap(target=_text("Next number"))] * 5
         answer = Target(hint="Your answer")
-        return ([*presses, TypeText(target=answer, text=str(p["product"])), SUBMIT],
+        counted = _counted(_text("Next number"), r"(\d+) / 5", 5)
+        return ([*counted, TypeText(target=answer, text=str(p["product"])), SUBMIT],
                 [[*presses, TypeText(target=answer, text=str(p["product"] + 1)), SUBMIT]])
     if kind == "draw":
         names = [c["name"] for c in p["colours"]]
@@ -94,7 +111,7 @@ def plans(name: str, seed: int) -> tuple[list[Step], list[list[Step]]]:
         return _draw(names), [_draw([*names[:2], other]), [SUBMIT]]
     if kind == "click":
         tap = Tap(target=_text("Tap me"))
-        return [tap] * p["n"], [[tap] * (p["n"] - 1)]
+        return _counted(tap.target, r"Taps: (\d+)", p["n"]), [[tap] * (p["n"] - 1)]
     if kind == "fill_name":
         return _fill(p["name"], "Grace" if p["name"] != "Grace" else "Alice")
     if kind == "checkboxes":
@@ -105,13 +122,17 @@ def plans(name: str, seed: int) -> tuple[list[Step], list[list[Step]]]:
                 [[SetChecked(target=_text("Maybe")), SUBMIT], [SUBMIT]])
     if kind == "toggles":
         flips = [Tap(target=Target(text="Off", row=s)) for s in p["settings"]]
-        return flips, [flips[:2], [*flips, Tap(target=Target(text="On", row=p["settings"][0]))]]
+        on = [Tap(target=Target(text="Off", row=s), done=Showing(Target(text="On", row=s)))
+              for s in p["settings"]]
+        return on, [flips[:2], [*flips, Tap(target=Target(text="On", row=p["settings"][0]))]]
     if kind == "pick_colour":
         others = [h for h in SQUARE_COLOURS.values() if h != p["hex"]][:2]
         return [TapColour(colour=p["hex"])], [[TapColour(colour=h) for h in others]]
     if kind == "order_click":
         taps = [Tap(target=_text(t)) for t in p["order"]]
-        return taps, [[taps[0], taps[2], taps[1]], [taps[1], taps[0], taps[2]]]
+        counted = [Tap(target=_text(t), done=CountAtLeast(r"(\d+) / 3", i + 1))
+                   for i, t in enumerate(p["order"])]
+        return counted, [[taps[0], taps[2], taps[1]], [taps[1], taps[0], taps[2]]]
     if kind == "dropdown":
         menu = Target(desc="Fruit", cls="Spinner")
         return ([ChooseOption(target=menu, option=p["fruit"]), SUBMIT],
@@ -124,7 +145,8 @@ def plans(name: str, seed: int) -> tuple[list[Step], list[list[Step]]]:
         return [Tap(target=_text(p["label"]))], [[Tap(target=_text("Medium")), Tap(target=_text("Small"))]]
     if kind == "dismiss_cards":
         closes = [Tap(target=Target(text="\u2715", row=c)) for c in p["cards"]]
-        return closes, [closes[:2]]
+        gone = [Tap(target=Target(text="\u2715", row=c), done=Gone(DISMISS_PAGE, c)) for c in p["cards"]]
+        return gone, [closes[:2]]
     if kind == "pick_even":
         return [Tap(target=_text("4"))], [[Tap(target=_text(str(n))) for n in (1, 3, 5)]]
     if kind == "copy_code":
@@ -160,7 +182,8 @@ def plans(name: str, seed: int) -> tuple[list[Step], list[list[Step]]]:
         first, second = Target(hint="New password"), Target(hint="Confirm password")
         save = Tap(target=_text("Save password"))
         word = "Maple-Leaf-42"
-        return ([TypeText(target=first, text=word), TypeText(target=second, text=word), save],
+        typed = [TypeText(target=box, text=word, done=Holding(box, word)) for box in (first, second)]
+        return ([*typed, save],
                 [[TypeText(target=first, text=word), TypeText(target=second, text=word[::-1]), save], [save]])
     raise AssertionError(f"no plan for {kind}")  # every page file has one (tested)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.apps.base import Activity, App
 from antrap_gym.device.sim.apps.chrome.browser import PKG, ChromePrefs, ChromeTabbedActivity
 from antrap_gym.device.sim.intents import ACTION_VIEW, IntentFilter
+from antrap_gym.device.sim.storage.permissions import POST_NOTIFICATIONS
 
 if TYPE_CHECKING:
     pass
@@ -36,6 +37,8 @@ class Chrome(App):
         IntentFilter(actions=(ACTION_VIEW,), schemes=("http", "https")),
     )
     storage = (ChromePrefs,)
+    #: Android 13's notification permission: the first run asks for it unless granted
+    permissions = (POST_NOTIFICATIONS,)
 
     @classmethod
     def activity_named(cls, name: str) -> type[Activity] | None:

@@ -18,6 +18,7 @@ from antrap_gym.device.sim import ime
 from antrap_gym.device.sim.apps.base import Activity
 from antrap_gym.device.sim.apps.chrome import tabs as tb
 from antrap_gym.device.sim.intents import Intent
+from antrap_gym.device.sim.storage.permissions import POST_NOTIFICATIONS
 from antrap_gym.device.sim.storage.prefs import SharedPreferences
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 from antrap_gym.device.sim.web import present
@@ -307,7 +308,8 @@ class ChromeTabbedActivity(Activity):
         for url in self.pending:
             self.open_url(phone, url, new_tab=True)
         self.pending.clear()
-        if not prefs(phone).get_bool("notification_permission_asked", False):
+        held = phone.state.permissions.holds(PKG, POST_NOTIFICATIONS)
+        if not held and not prefs(phone).get_bool("notification_permission_asked", False):
             phone.open_popup(self, Dialog(NOTIFY_TITLE, buttons=[
                 Choice("Allow", "notifications", (True,)),
                 Choice("Don\u2019t allow", "notifications", (False,))], cancelable=False))
@@ -317,6 +319,8 @@ class ChromeTabbedActivity(Activity):
         p = prefs(phone)
         p.put("notification_permission_asked", True)
         p.put("notifications_allowed", bool(allow))
+        if allow:
+            phone.state.permissions.grant(PKG, POST_NOTIFICATIONS)
         phone.changed()
 
     # --- toolbar actions ------------------------------------------------------------------------
