@@ -1,6 +1,6 @@
 """The simulated phone does not drift: recorded device scripts replay to the same screens.
 
-Oracle runs of a few templates of each app were recorded once as the device calls
+Oracle runs of a few templates of the first apps and one of every other app were recorded once as the device calls
 they made (set-up through `shell`, then taps, swipes, typing, keys: `Recorder`),
 plus a tour of the launcher, recents and intents. Replaying a script on a fresh
 simulated phone must give, at every step, the same accessibility elements,
@@ -36,6 +36,13 @@ TEMPLATES = (
     "ContactsAddContact", "ContactsDeleteContact", "ContactsEditPhone", "ContactsStarContact",
     "MarkorCreateNote", "MarkorMoveNote", "MarkorRenameNote", "MarkorEditNoteInLongList",
     "SettingsWifiToggle", "SettingsBrightness", "SettingsDarkTheme", "SettingsRenameDevice",
+    # one template of every other app (the cross-app ones with both apps)
+    "AudioRecorderRecordAudioWithFileName", "BrowserMaze", "BrowserDraw", "CameraTakePhoto",
+    "ClockTimerEntry", "ExpenseAddSingle", "FilesMoveFile", "MarkorTranscribeVideo",
+    "NotesTodoItemCount", "OsmAndMarker", "RecipeAddSingleRecipe", "RetroCreatePlaylist",
+    "SimpleCalendarAddOneEvent", "SimpleDrawProCreateDrawing", "SimpleSmsSend",
+    "SportsTrackerActivityDuration", "TasksHighPriorityTasks", "TurnOnWifiAndOpenApp",
+    "SaveCopyOfReceiptTaskEval",
 )
 SEEDS = (0, 1)
 #: what tasks read back through the shell; none of it may change
