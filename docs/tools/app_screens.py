@@ -5,7 +5,8 @@
 For each app one reference template is set up (seed 0, so the app holds that task's
 seeded data) and solved by the oracle; the first screens of the app the oracle passes
 through (up to `PER_APP`, one per activity or dialog) are saved, scaled to 360 px wide.
-The page lists each app's package, its templates and its screens.
+The page lists each app's package, its templates and its screens; the paragraphs written
+by hand under an app's heading (what the app shows and does) are kept as they are.
 """
 
 from __future__ import annotations
@@ -35,7 +36,37 @@ SHOWN_BY = {
     "net.cozic.joplin": "NotesIsTodo",
     "de.dennisguse.opentracks": "SportsTrackerActivityDuration",
     "com.simplemobiletools.gallery.pro": "ExpenseAddMultipleFromGallery",
+    "com.google.android.documentsui": "FilesMoveFile",
+    "com.android.chrome": "BrowserMaze",
+    "code.name.monkey.retromusic": "RetroCreatePlaylist",
+    "org.videolan.vlc": "VlcCreatePlaylist",
+    "com.google.android.deskclock": "ClockTimerEntry",
+    "com.android.camera2": "CameraTakePhoto",
+    "com.dimowner.audiorecorder": "AudioRecorderRecordAudioWithFileName",
+    "com.google.android.dialer": "OpenAppTaskEval",
+    "net.osmand": "OsmAndMarker",
+    "com.simplemobiletools.draw.pro": "SimpleDrawProCreateDrawing",
 }
+
+
+def written_by_hand(page: str) -> dict[str, list[str]]:
+    """Heading -> the paragraphs under it that this tool does not write (the templates
+    line, "Shown while solving" and the pictures are its own)."""
+    out: dict[str, list[str]] = {}
+    heading = None
+    for para in page.split("\n\n"):
+        para = para.strip("\n")
+        if para.startswith("## "):
+            heading = para.splitlines()[0]
+            out[heading] = []
+            continue
+        if heading is None or not para or para.startswith(("Shown while solving", "![")):
+            continue
+        first = para.split(" ", 2)
+        if len(first) > 1 and first[0].isdigit() and first[1].startswith("template"):  # ours
+            continue
+        out[heading].append(para)
+    return out
 
 
 def screens_of(pkg: str, tid: str) -> list[tuple[str, Image.Image]]:
@@ -82,6 +113,7 @@ def main() -> None:
         for p in cls.apps:
             by_app[p].append(tid)
     OUT.mkdir(parents=True, exist_ok=True)
+    kept = written_by_hand(PAGE.read_text()) if PAGE.exists() else {}
     for old in OUT.glob("*.png"):
         old.unlink()
     lines = ["# The apps on the simulated phone", "",
@@ -93,9 +125,11 @@ def main() -> None:
             continue
         tid = SHOWN_BY.get(app.package)
         ids = by_app.get(app.package, [])
-        lines += [f"## {app.label} (`{app.package}`)", "",
-                  f"{len(ids)} templates" + (": " + ", ".join(f"`{t}`" for t in ids) if ids else "")
-                  + ".", ""]
+        heading = f"## {app.label} (`{app.package}`)"
+        count = f"{len(ids)} template" + ("s use it" if len(ids) != 1 else " uses it")
+        lines += [heading, "", count + (": " + ", ".join(f"`{t}`" for t in ids) if ids else "") + ".", ""]
+        for para in kept.get(heading, []):
+            lines += [para, ""]
         if tid is None or tid not in TEMPLATES:
             continue
         cells = []
