@@ -43,6 +43,20 @@ def test_the_outcome_record_is_the_whole_main_job_of_todays_suite():
     assert re.search(rf"\b{len(wanted):,} episodes", README), "README's episode count is stale"
 
 
+def test_readme_names_the_default_suite_as_it_is():
+    """README's "all N of ... reference templates, on M apps" is today's default suite."""
+    from antrap_gym.device.sim.apps import default_apps
+    from antrap_gym.tasks import TEMPLATES, get_suite
+
+    ids = get_suite("antrap").templates
+    apps = {p for t in ids for p in TEMPLATES[t].apps}
+    launchable = {a.package for a in default_apps() if a.launchable}
+    assert apps <= launchable
+    m = re.search(r"all (\d+) of AndroidWorld's and AnTrap's reference templates, on (\d+) apps", README)
+    assert m, "README no longer says how big the default suite is"
+    assert (int(m.group(1)), int(m.group(2))) == (len(ids), len(apps)), (len(ids), len(apps))
+
+
 def test_the_quoted_main_job_figures_are_run_json():
     """README's cost of the main job and docs/eval.md's output size are the recorded run's
     (run.json), and that run was timed on committed code of today's suite: a re-run that

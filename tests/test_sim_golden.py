@@ -1,9 +1,9 @@
 """The simulated phone does not drift: recorded device scripts replay to the same screens.
 
-Oracle runs of a few templates of the first apps and one of every other app were recorded once as the device calls
-they made (set-up through `shell`, then taps, swipes, typing, keys: `Recorder`),
-plus a tour of the launcher, recents and intents. Replaying a script on a fresh
-simulated phone must give, at every step, the same accessibility elements,
+Oracle runs of a few templates of the first apps and one of every other app were
+recorded once as the device calls they made (set-up through `shell`, then taps,
+swipes, typing, keys: `Recorder`), plus a tour of the launcher, recents and intents.
+Replaying a script on a fresh simulated phone must give, at every step, the same accessibility elements,
 `uiautomator dump` XML and screenshot, and at the end the same state through the
 shell (`content query`, `settings list`, `find /sdcard`, `dumpsys`, `pm list`).
 Replaying device calls (not re-running the oracle) keeps the test about the phone:
