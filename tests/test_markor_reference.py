@@ -113,7 +113,7 @@ def test_weak_reference_checks_are_exact_or_drawn_around():
 
 def test_families_follow_their_tables():
     assert len(mr.TEMPLATE_IDS) == 43
-    for name, old, new, _ in mr._REPLACES:
+    for name, old, new in mr._REPLACES:
         cls = TEMPLATES[f"MarkorReplace{name}"]
         p = cls.generate_params(np.random.default_rng(0))
         assert old in p["original_content"] and f'"{old}" with "{new}"' in cls(p).goal
