@@ -211,7 +211,7 @@ FilesMoveFileToNewFolder = antrap(
 
 # === AnTrap: files_extras_f (families from tables) ==================================================
 
-#: (id, source, destination, split)
+#: (id, source folder, destination folder)
 COPIES = (("FilesCopyDocToDownload", "Documents", "Download"),
           ("FilesCopyPicToDcim", "Pictures", "DCIM"),
           ("FilesCopyMusicToAlarms", "Music", "Alarms"),
