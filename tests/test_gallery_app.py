@@ -170,6 +170,33 @@ def test_copy_to_download_writes_the_same_bytes(dev):
     assert dev.pull("/sdcard/DCIM/receipt_x.jpg") == data
 
 
+def test_copy_to_on_a_full_phone_keeps_its_title_and_scrolls_to_every_folder(dev):
+    """Forty folders: the list is taller than the screen, so it scrolls under a title and
+    a Cancel that stay on screen (a dialog that grew past the screen hid its title, and the
+    last folders could not be reached)."""
+    folders = [f"Folder{i:02d}" for i in range(40)]
+    assert dev.shell("mkdir -p " + " ".join(f"/sdcard/{f}" for f in folders)).exit_code == 0
+    push(dev, "/sdcard/DCIM/receipt_x.jpg", png(RED))
+    open_gallery(dev)
+    tap(dev, text="DCIM")
+    tap(dev, content_description="receipt_x.jpg")
+    tap(dev, content_description="More options")
+    tap(dev, text="Copy to")
+    height = dev.screen_size[1]
+    title_el = els(dev, text="Select a folder")
+    assert title_el and title_el[0].bbox_pixels.y_min >= 0, [e.text for e in dev.ui_elements()]
+    assert els(dev, text="Cancel")[0].bbox_pixels.y_max <= height
+    lists = [e for e in dev.ui_elements() if e.is_scrollable]
+    assert len(lists) == 1
+    box = lists[0].bbox_pixels
+    for _ in range(30):
+        if els(dev, text="Folder39"):
+            break
+        dev.swipe(box.center[0], box.y_max - 20, box.center[0], box.y_min + 20)
+    tap(dev, text="Folder39")
+    assert dev.pull("/sdcard/Folder39/receipt_x.jpg") == png(RED)
+
+
 def test_deleted_picture_leaves_the_viewer_on_the_next_one(dev):
     seed_three(dev)
     open_gallery(dev)

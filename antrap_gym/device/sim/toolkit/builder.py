@@ -635,6 +635,21 @@ def _menu_card(ui: UI, menu: Menu, screen: Rect) -> None:
         y += item_h
 
 
+def _choice_rows(ui: UI, dlg: Dialog, x0: int, w: int) -> None:
+    """A dialog's single-choice rows, from the cursor down (culled when scrolled away)."""
+    phone, act = ui.phone, ui.activity
+    for i, c in enumerate(dlg.choices):
+        r = (x0, ui._y, x0 + w, ui._y + ui.dp(56))
+        ui._y += ui.dp(56)
+        if ui.culled(r):
+            continue
+        row = ui.mk("row", r, on_click=(lambda c=c: phone.choose(act, c)))
+        ui.mk("radio", (x0 + ui.dp(16), r[1] + ui.dp(8), x0 + ui.dp(56), r[3] - ui.dp(8)), row,
+              checkable=True, checked=i == dlg.checked)
+        ui.mk("text", (x0 + ui.dp(72), r[1], r[2] - ui.dp(16), r[3]), row, text=c.label,
+              style="row_title")
+
+
 def _dialog_card(ui: UI, dlg: Dialog, screen: Rect) -> None:
     phone, act = ui.phone, ui.activity
     w = screen[2] - screen[0] - ui.dp(48)
@@ -649,6 +664,11 @@ def _dialog_card(ui: UI, dlg: Dialog, screen: Rect) -> None:
     field_h = ui.dp(72) if dlg.field_name else 0
     buttons_h = ui.dp(72) if dlg.buttons else ui.dp(16)
     h = ui.dp(24) + title_h + msg_h + choices_h + field_h + buttons_h
+    # Taller than the screen allows (a folder list on a full phone): as AlertDialog does,
+    # the title and buttons stay put and the choice list scrolls between them.
+    overflow = max(0, h - (screen[3] - screen[1] - ui.dp(48)))
+    overflow = min(overflow, max(0, choices_h - ui.dp(56)))
+    h -= overflow
     y0 = screen[1] + (screen[3] - screen[1] - h) // 2
     card = ui.mk("dialog", (x0, y0, x0 + w, y0 + h))
     ui._parent = card
@@ -662,14 +682,11 @@ def _dialog_card(ui: UI, dlg: Dialog, screen: Rect) -> None:
         ui.mk("text", (x0 + ui.dp(24), ui._y, x0 + w - ui.dp(24), ui._y + msg_h),
               text=dlg.message, style="body", rid="android:id/message")
         ui._y += msg_h
-    for i, c in enumerate(dlg.choices):
-        r = (x0, ui._y, x0 + w, ui._y + ui.dp(56))
-        row = ui.mk("row", r, on_click=(lambda c=c: phone.choose(act, c)))
-        ui.mk("radio", (x0 + ui.dp(16), r[1] + ui.dp(8), x0 + ui.dp(56), r[3] - ui.dp(8)), row,
-              checkable=True, checked=i == dlg.checked)
-        ui.mk("text", (x0 + ui.dp(72), r[1], r[2] - ui.dp(16), r[3]), row, text=c.label,
-              style="row_title")
-        ui._y += ui.dp(56)
+    if overflow:
+        with ui.scroll("dialog:" + dlg.title, height=choices_h - overflow):
+            _choice_rows(ui, dlg, x0, w)
+    else:
+        _choice_rows(ui, dlg, x0, w)
     if dlg.field_name:
         ui._x0, ui._x1 = x0 + ui.dp(8), x0 + w - ui.dp(8)
         ui.edit(dlg.field_name, dlg.field_hint, rid="android:id/edit")
