@@ -10,18 +10,20 @@ FACTORY = "antrap_gym.registration:make_env"
 
 
 def make_env(traps: Any = None, verify_solvable: bool = False, budget_factor: float | None = None,
-             **env_kwargs: Any):
+             recovery: str = "oracle", **env_kwargs: Any):
     """An AndroidEnv, wrapped in the trap stack `traps` (ids, layers, dicts or YAML).
 
     `budget_factor` (when given) is every trap's; otherwise each trap's own setting
-    from its config, else x1.15."""
+    from its config, else x1.15. `recovery`: how the traps judge recovery ('oracle',
+    'screen' or 'off'; see `antrap_gym.traps.base.TrapWrapper`)."""
     from antrap_gym.env.android_env import AndroidEnv
 
     env = AndroidEnv(**env_kwargs)
     if traps:
         from antrap_gym.traps import wrap
 
-        env = wrap(env, traps, verify_solvable=verify_solvable, budget_factor=budget_factor)
+        env = wrap(env, traps, verify_solvable=verify_solvable, budget_factor=budget_factor,
+                   recovery=recovery)
     return env
 
 

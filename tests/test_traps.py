@@ -1102,11 +1102,14 @@ def test_trapped_vector_env_runs_async():
 
 @pytest.mark.slow
 def test_the_full_suite_audit_at_the_paper_p():
-    """One pass over every template x 3 variants per trap type, each type alone at the
-    paper's p = 0.16, the solvability guard forking the phone after every injection
-    (`antrap solvability`'s audit):
+    """One pass over every template per trap type, each type alone at the paper's
+    p = 0.16, the solvability guard forking the phone after every injection (`antrap
+    solvability`'s audit). Each (template, type) pair plays one of the variants 0..2, in
+    turn (variant = (template's index + type's index) mod 3), so every template meets
+    every variant across the types at a third of the cost of all three:
 
-    - >= 200 trapped episodes per type, >= 99% of their events proved solvable on a fork;
+    - >= 90% of the episodes trapped per type (55% for visual hallucination), >= 99% of
+      their events proved solvable on a fork;
     - the oracle finishes every episode, trapped or not;
     - every episode that reaches the trap's window records an event, except the stated
       exceptions of docs/traps.md:
@@ -1120,12 +1123,12 @@ def test_the_full_suite_audit_at_the_paper_p():
     suite = get_suite("antrap")
     figures = {}
     unfinished: list[tuple[str, str, int]] = []
-    for trap in TRAP_TYPES:
+    for k, trap in enumerate(TRAP_TYPES):
         env = make_env(traps=[trap], obs_mode="text", verify_solvable=True)
         w = _trap(env, trap)
         fired = n = checked = solvable = 0
-        for tid in suite.templates:
-            for seed in range(3):
+        for i, tid in enumerate(suite.templates):
+            for seed in [(i + k) % 3]:
                 shown: list = []
                 acts: list = []
 
@@ -1162,12 +1165,18 @@ def test_the_full_suite_audit_at_the_paper_p():
                            for s, o in shown if s >= first), (tid, seed)
         env.close()
         figures[trap] = (fired, n, solvable, checked)
-        assert fired >= 200, (trap, fired)
+        # (measured at 237 templates: 146 of 237 for visual hallucination, whose Chrome pages
+        # and drawing screens have nothing it can misshow; 225 of 237 or more for the rest)
+        floor = 0.55 if trap == "visual_hallucination" else 0.9
+        assert fired >= floor * n, (trap, fired, n)
         assert checked and solvable / checked >= 0.99, (trap, solvable, checked)
     print({t: f"fired {f}/{n}, solvable {s}/{c}" for t, (f, n, s, c) in figures.items()})
     # the oracle finishes every episode but these, each named with why (a fixed one must
-    # leave the list, a new one fails here)
-    assert sorted(unfinished) == sorted(ORACLE_UNFINISHED_AT_PAPER_P), unfinished
+    # leave the list, a new one fails here); the list holds all three variants' episodes
+    index = {tid: i for i, tid in enumerate(suite.templates)}
+    played = [key for key in ORACLE_UNFINISHED_AT_PAPER_P
+              if key[2] == (index[key[1]] + TRAP_TYPES.index(key[0])) % 3]
+    assert sorted(unfinished) == sorted(played), unfinished
 
 
 #: trapped episodes of the paper-p audit that the oracle leaves unfinished, with why
@@ -1179,3 +1188,21 @@ ORACLE_UNFINISHED_AT_PAPER_P: dict[tuple[str, str, int], str] = {
         "walk from the start again does not fit what the trap gives back",
     ("loop", "BrowserMaze", 2): "the same",
 }
+
+
+def test_recovery_off_plays_the_same_episode_and_leaves_recovery_unjudged():
+    """`make_env(recovery="off")` (training data collection) spares the oracle search that
+    judges recovery; the episode itself is the same, only the events' verdicts are left out."""
+    runs = {}
+    for recovery in ("oracle", "off"):
+        env = make_env(traps=["external_interruption"], obs_mode="text", recovery=recovery)
+        runs[recovery] = run_episode(env, OracleAgent(), seed=0, options={"task": "ContactsAddContact"})
+        env.close()
+    judged, unjudged = runs["oracle"], runs["off"]
+    assert [s.action for s in judged.trajectory] == [s.action for s in unjudged.trajectory]
+    assert judged.success == unjudged.success == 1.0
+    assert judged.info["traps"] and all(e["recovered"] is not None for e in judged.info["traps"])
+    assert len(unjudged.info["traps"]) == len(judged.info["traps"])
+    assert all(e["recovered"] is None for e in unjudged.info["traps"])
+    with pytest.raises(ValueError, match="recovery"):
+        make_env(traps=["loop"], recovery="sometimes")

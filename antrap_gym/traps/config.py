@@ -148,13 +148,16 @@ def _spec(trap_type: str, defaults: dict[str, Any], item: dict[str, Any]) -> Tra
 
 
 def wrap(env: gym.Env, traps: Any, *, verify_solvable: bool = False,
-         budget_factor: float | None = None) -> gym.Env:
+         budget_factor: float | None = None, recovery: str = "oracle") -> gym.Env:
     """Wrap `env` with every trap of the stack (first listed = innermost).
 
     `budget_factor`, when given, is every trap's; otherwise each trap's own
-    setting (from its config), else x1.15."""
+    setting (from its config), else x1.15. `recovery` is how each trap judges the
+    agent back on track (`TrapWrapper`): 'off' where no one reads the events'
+    recovery (collecting training data), which spares an oracle search per event."""
     for spec in parse_stack(traps):
-        env = spec.build(env, verify_solvable=verify_solvable, budget_factor=budget_factor)
+        env = spec.build(env, verify_solvable=verify_solvable, budget_factor=budget_factor,
+                         recovery=recovery)
     return env
 
 
