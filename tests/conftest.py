@@ -75,3 +75,13 @@ HEAVY_FIRST = ("test_training_grpo.py", "test_traps.py", "test_training_sft.py",
 def pytest_collection_modifyitems(config, items):
     rank = {name: i for i, name in enumerate(HEAVY_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep order
+
+
+def canonical(payload: tuple[bytes, dict]) -> tuple[bytes, dict]:
+    """A sim snapshot's payload in a form equal for equal phones: re-pickled once loaded,
+    so which equal strings share one object (a live phone's literals are interned, a
+    restored phone's are not) no longer shows in the bytes."""
+    import pickle
+
+    blob, dbs = payload
+    return pickle.dumps(pickle.loads(blob), protocol=pickle.HIGHEST_PROTOCOL), dbs

@@ -7,7 +7,7 @@ import hashlib
 import numpy as np
 
 from antrap_gym.device.sim.wm import Overlay, OverlayButton
-from tests.conftest import find, tap_on
+from tests.conftest import canonical, find, tap_on
 
 SETTINGS = "com.android.settings"
 
@@ -389,3 +389,60 @@ def test_app_drawer_by_swipe_back_and_search(dev):
     dev.type_text("cont")
     dev.key("KEYCODE_ENTER")
     assert dev.foreground()[0] == "com.google.android.contacts"
+
+
+def _sets_in(obj, path="state", seen=None) -> list[str]:
+    """Where in a saved phone state a set or frozenset sits (their pickled order follows
+    the process's string hashing and, after a restore, their rebuild history)."""
+    seen = {} if seen is None else seen
+    if id(obj) in seen or isinstance(obj, str | bytes | int | float | bool | type(None)):
+        return []
+    seen[id(obj)] = obj  # held, so that no temporary's id is reused while walking
+    if isinstance(obj, set | frozenset):
+        return [path]
+    found: list[str] = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            found += _sets_in(k, f"{path}[{k!r}] (key)", seen) + _sets_in(v, f"{path}[{k!r}]", seen)
+    elif isinstance(obj, list | tuple):
+        for i, v in enumerate(obj):
+            found += _sets_in(v, f"{path}[{i}]", seen)
+    else:
+        state = obj.__reduce_ex__(5)
+        if isinstance(state, tuple) and len(state) > 2 and state[2] is not None:
+            found += _sets_in(state[2], f"{path}.{type(obj).__name__}", seen)
+    return found
+
+
+def test_a_restored_phone_saves_the_same_state_as_the_phone_it_came_from() -> None:
+    """Equal phones save equal states: the state holds no sets (their pickled order
+    follows the process's string hashing and, after a restore, how they were rebuilt:
+    two equal phones compared unequal about half the time), and snapshot -> restore ->
+    snapshot gives the state back, after the oracle played one template of every app
+    on one phone (permissions granted, files, databases, a web page)."""
+    import pickle
+
+    import gymnasium as gym
+
+    import antrap_gym  # noqa: F401
+    from antrap_gym.agents import OracleAgent
+    from tests.test_sim_golden import TEMPLATES
+
+    env = gym.make("antrap/AndroidSim-Text-v0")
+    dev = env.unwrapped.device
+    agent = OracleAgent()
+    for template in TEMPLATES:
+        obs, info = env.reset(seed=0, options={"task": template})
+        agent.reset(env, obs, info)
+        done = False
+        while not done:
+            obs, _, term, trunc, info = env.step(agent.act(obs, info))
+            done = term or trunc
+        snap = dev.snapshot()
+        payload = snap.payload[0] if isinstance(snap.payload, tuple) else snap.payload
+        assert _sets_in(pickle.loads(payload)) == [], template
+        dev.restore(snap)
+        again = dev.snapshot().payload
+        assert canonical(again) == canonical(snap.payload), template
+        assert canonical(again) == again  # and a restored phone's bytes are already canonical
+    env.close()

@@ -35,6 +35,7 @@ from antrap_gym.eval.viewer import (
 )
 from antrap_gym.eval.worker import error_record, safe_name
 from antrap_gym.traps.taxonomy import TRAP_TYPES
+from tests.conftest import canonical
 
 CHROMIUM = "/usr/bin/chromium"
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs /usr/bin/chromium")
@@ -618,7 +619,7 @@ def test_text_mode_screens_painted_afterwards_match_screens_painted_live(tmp_pat
             for spec in specs:
                 recs.append(runner.run(spec))
                 env = runner.env(cfg.setting(spec.setting), "text")
-                phones.append(env.unwrapped.device.snapshot().payload)  # the phone after it
+                phones.append(canonical(env.unwrapped.device.snapshot().payload))  # the phone after it
             return recs, phones
         finally:
             runner.close()

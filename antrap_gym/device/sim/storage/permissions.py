@@ -21,18 +21,20 @@ POST_NOTIFICATIONS = "android.permission.POST_NOTIFICATIONS"
 
 @dataclass(slots=True)
 class RuntimePermissions:
-    """package -> the runtime permissions granted to it."""
+    """package -> the runtime permissions granted to it, in the order they were granted
+    (an insertion-ordered dict, not a set: a set's order follows the process's string
+    hashing, so a restored phone pickled differently from the phone it was saved from)."""
 
-    granted: dict[str, set[str]] = field(default_factory=dict)
+    granted: dict[str, dict[str, None]] = field(default_factory=dict)
 
     def holds(self, package: str, permission: str) -> bool:
         return permission in self.granted.get(package, ())
 
     def grant(self, package: str, permission: str) -> None:
-        self.granted.setdefault(package, set()).add(permission)
+        self.granted.setdefault(package, {})[permission] = None
 
     def revoke(self, package: str, permission: str) -> None:
-        self.granted.get(package, set()).discard(permission)
+        self.granted.get(package, {}).pop(permission, None)
 
     def reset(self, package: str) -> None:
         """`pm clear`: the app holds none of them again."""
