@@ -951,8 +951,11 @@ def check_pool_records(rows, names, seen) -> None:
     assert all(r["success"] == 1.0 for r in rows)
     per_phone = {addr: len(v) for addr, v in seen.items()}
     assert sum(per_phone.values()) == len(rows), per_phone  # every episode ran on one of them
-    assert all(n > 0 for n in per_phone.values()), per_phone  # and both were used
+    # Each record names the phone that played it. Not asserted: that both phones played
+    # some. The pool hands an episode to whichever worker is ready, and on a loaded machine
+    # one worker finished all six before the other had started (CI, {'...': 0, '...': 6}).
     by_name = {n: sum(r["device"] == n for r in rows) for n in names}
+    assert set(by_name) == set(names) and sum(by_name.values()) == len(rows), by_name
     assert sorted(by_name.values()) == sorted(per_phone.values()), (by_name, per_phone)
 
 

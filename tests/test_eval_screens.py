@@ -107,7 +107,7 @@ def test_the_screens_setting_and_the_sample_fraction() -> None:
                                          ("sample", 0.0, 0, len(specs)),
                                          ("sample", 1.0, len(specs), len(specs))):
         cfg = EvalConfig(agents=agents, suite="antrap", traps="none", screens=screens,
-                         screens_sample=fraction)
+                         screens_sample=fraction, screens_failed=0)
         assert sum(cfg.keeps_screens(s, failed=False) for s in specs) == win, (screens, fraction)
         assert sum(cfg.keeps_screens(s, failed=True) for s in specs) == lose, (screens, fraction)
     cfg = EvalConfig(agents=agents, suite="antrap", traps="none", screens_sample=0.3)
@@ -120,6 +120,48 @@ def test_the_screens_setting_and_the_sample_fraction() -> None:
         EvalConfig(agents=agents, screens="some")
 
 
+def sampled_failure(spec, cap: int, cell_size: int) -> bool:
+    """The documented rule for failures, restated: kept when crc32("screens-failed|agent|
+    setting|task|variant|run") / 2^31 falls below cap / the (agent, setting, app) cell's size."""
+    seed = zlib.crc32(f"screens-failed|{spec.agent.label}|{spec.setting}|{spec.task}|"
+                      f"{spec.variant}|{spec.run}".encode()) & 0x7FFFFFFF
+    return seed / 2**31 < cap / cell_size
+
+
+def test_failures_keep_screens_for_about_n_episodes_per_agent_setting_and_app() -> None:
+    """A random agent fails every episode of the main job's setup: its failures keep screens
+    for about `screens_failed` episodes per (agent, setting, app) — the rule documented in
+    docs/eval.md — not for all 7,821; a cell no larger than the cap keeps every failure."""
+    from collections import Counter
+
+    from antrap_gym.tasks.registry import get_template
+
+    agents = [AgentSpec.make("random"), AgentSpec.make("replay")]
+    cfg = EvalConfig(agents=agents, suite="antrap", traps="all")
+    assert cfg.screens_failed == 8  # the default under test
+    specs = cfg.episodes()
+
+    def cell(s):
+        return s.agent.label, s.setting, get_template(s.task).apps[0]
+
+    sizes = Counter(cell(s) for s in specs)
+    kept = [s for s in specs if cfg.keeps_screens(s, failed=True)]
+    assert {s.key for s in kept} == {s.key for s in specs if sampled_failure(s, 8, sizes[cell(s)])}
+    per_cell = Counter(cell(s) for s in kept)
+    assert len(kept) < len(specs) / 4  # the main job: 23,463 episodes, a few thousand kept
+    big = [c for c, n in sizes.items() if n > 40]
+    assert big and sum(per_cell[c] for c in big) / len(big) == pytest.approx(8, rel=0.25)
+    small = [c for c, n in sizes.items() if n <= 8]
+    assert small and all(per_cell[c] == sizes[c] for c in small)
+    # the draw is per agent and setting: not the same few instances everywhere
+    assert len({(s.task, s.variant) for s in kept}) > 0.3 * len({(s.task, s.variant) for s in specs})
+    every = EvalConfig(agents=agents, suite="antrap", traps="all", screens_failed=0)
+    assert all(every.keeps_screens(s, failed=True) for s in specs[:500])
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="screens_failed"):
+            EvalConfig(agents=agents, screens_failed=bad)
+
+
 def test_cli_screens_options(tmp_path: Path) -> None:
     cli = [sys.executable, "-m", "antrap_gym.cli.main", "eval"]
     res = subprocess.run([*cli, "--screens-sample", "2", "--out", str(tmp_path / "x")],
@@ -128,7 +170,10 @@ def test_cli_screens_options(tmp_path: Path) -> None:
     assert not (tmp_path / "x").exists()
     res = subprocess.run([*cli, "--help"], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0
-    assert "sample" in res.stdout and "--screens-sample" in res.stdout
+    assert "sample" in res.stdout and "--screens-sample" in res.stdout and "--screens-failed" in res.stdout
+    res = subprocess.run([*cli, "--screens-failed", "-1", "--out", str(tmp_path / "x")],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "--screens-failed" in res.stderr and not (tmp_path / "x").exists()
 
 
 # ------------------------------------------------------------------------------------------------

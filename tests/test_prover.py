@@ -39,3 +39,22 @@ def test_two_tasks_at_the_same_phone_state_get_their_own_distances():
     b.device.restore(a.device.snapshot())  # the same phone, a different task
     da, db = prover.distance(a), prover.distance(b)
     assert da == Prover().distance(a) and db == Prover().distance(b)
+
+
+def test_a_bounded_search_answers_within_its_bound_and_the_memo_keeps_exact_answers():
+    """`within=k`: the distance when it is at most k, None past it (the oracle is not
+    let play further); a miss under a small bound never hides the exact distance from a
+    later, longer search, and a found distance answers every later bound."""
+    env = _env("ContactsAddContact", 0)
+    d = Prover().distance(env)
+    assert d is not None and d >= 3
+    prover = Prover()
+    assert prover.distance(env, within=d - 1) is None  # more than d - 1 steps
+    assert prover.distance(env, within=d - 2) is None  # the memo: a shorter search misses too
+    assert prover.distance(env, within=d) == d
+    assert prover.distance(env) == d
+    fresh = Prover()
+    assert fresh.distance(env, within=d + 5) == d  # found under a loose bound: exact
+    assert fresh.distance(env, within=d - 1) is None and fresh.distance(env, within=0) is None
+    assert fresh.distance(env) == d
+

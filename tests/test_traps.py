@@ -1124,7 +1124,8 @@ def test_the_full_suite_audit_at_the_paper_p():
     figures = {}
     unfinished: list[tuple[str, str, int]] = []
     for k, trap in enumerate(TRAP_TYPES):
-        env = make_env(traps=[trap], obs_mode="text", verify_solvable=True)
+        # recovery is not read here: judging it would fork the phone after every trap again
+        env = make_env(traps=[trap], obs_mode="text", verify_solvable=True, recovery="off")
         w = _trap(env, trap)
         fired = n = checked = solvable = 0
         for i, tid in enumerate(suite.templates):

@@ -59,10 +59,14 @@ def add_eval_parser(sub) -> None:
                         "they are (finished failures)")
     e.add_argument("--screens", choices=("none", "failed", "sample", "all"), default="sample",
                    help="which episodes keep screenshots for the viewer: sample (default) keeps "
-                        "every failed episode and a seeded sample of the successful ones")
+                        "failed episodes (see --screens-failed) and a seeded sample of the "
+                        "successful ones")
     e.add_argument("--screens-sample", type=_fraction, default=0.1, metavar="FRACTION",
                    help="with --screens sample: the share of task instances whose successful "
                         "episodes keep their screens too (default 0.1)")
+    e.add_argument("--screens-failed", type=_at_least(0), default=8, metavar="N",
+                   help="failed episodes keep their screens for about N episodes per (agent, "
+                        "setting, app), a seeded draw; 0 keeps every failure (default 8)")
     e.add_argument("--obs-mode", choices=("text", "screenshot"), default=None,
                    help="what the env observes (default: what the agents ask for)")
     e.add_argument("--timeout", type=_seconds, default=300.0, help="seconds per episode")
@@ -217,7 +221,7 @@ def eval_config(args: argparse.Namespace, devices: list[str] | None = None):
     try:  # every other field was checked as it was parsed: only the trap selection can fail here
         return EvalConfig(agents=agents, suite=args.suite, traps=args.traps, runs=args.runs,
                           variants=args.variants, obs_mode=args.obs_mode, screens=args.screens,
-                          screens_sample=args.screens_sample,
+                          screens_sample=args.screens_sample, screens_failed=args.screens_failed,
                           episode_timeout_s=args.timeout, worker_start_timeout_s=args.start_timeout,
                           trap_retries=args.trap_retries,
                           devices=devices, grading=args.grading)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -94,6 +95,11 @@ class EvalConfig:
     #: episodes keep their screens too (the same instances in every agent and setting, so a
     #: sampled success can be compared clean vs trapped)
     screens_sample: float = 0.1
+    #: with screens="failed" or "sample": failed episodes keep their screens for about this
+    #: many episodes per (agent, setting, app), a seeded draw (0: every failure). A random
+    #: agent fails thousands of episodes alike; painting and storing each was a third of
+    #: the main job's time and most of its output.
+    screens_failed: int = 8
     screen_width: int = 360
     trap_retries: int = 2  # re-run a trapped episode where no trap fired, with a new trap seed
     episode_timeout_s: float = 300.0
@@ -118,6 +124,9 @@ class EvalConfig:
             raise ValueError(f"screens must be one of {', '.join(SCREENS)}")
         if not (isinstance(self.screens_sample, int | float) and 0.0 <= self.screens_sample <= 1.0):
             raise ValueError("screens_sample must be a fraction between 0 and 1")
+        if isinstance(self.screens_failed, bool) or not isinstance(self.screens_failed, int) \
+                or self.screens_failed < 0:
+            raise ValueError(f"screens_failed must be a whole number >= 0, got {self.screens_failed!r}")
         # a count or time out of range would run nothing, or fail every episode, and say nothing
         for name, least in (("runs", 1), ("variants", 1), ("trap_retries", 0)):
             value = getattr(self, name)
@@ -137,9 +146,20 @@ class EvalConfig:
         if self.screens == "none":
             return False
         if failed:
-            return True
+            if not self.screens_failed:
+                return True
+            draw = stable_seed("screens-failed", spec.agent.label, spec.setting, spec.task,
+                               spec.variant, spec.run) / 0x80000000
+            return draw < self.screens_failed / self._cell_sizes()[_cell(spec)]
         draw = stable_seed("screens", spec.task, spec.variant, spec.run) / 0x80000000
         return self.screens == "sample" and draw < self.screens_sample
+
+    def _cell_sizes(self) -> Counter:
+        """Episodes per (agent, setting, app) of the whole run (counted once)."""
+        sizes = self.__dict__.get("_cells")
+        if sizes is None:
+            sizes = self.__dict__["_cells"] = Counter(_cell(s) for s in self.episodes())
+        return sizes
 
     def device_for(self, worker: int) -> str:
         return self.devices[worker % len(self.devices)]
@@ -176,6 +196,13 @@ class EvalConfig:
         from antrap_gym.traps.config import parse_stack
 
         return [Setting(i["name"], tuple(parse_stack(i["traps"]))) for i in items]
+
+
+def _cell(spec: EpisodeSpec) -> tuple[str, str, str]:
+    """(agent, setting, app): the group a capped share of failures is drawn in."""
+    from antrap_gym.tasks.registry import get_template
+
+    return spec.agent.label, spec.setting, get_template(spec.task).apps[0]
 
 
 def spec_traps(setting: Setting) -> list[dict[str, Any]]:

@@ -366,13 +366,14 @@ class TrapWrapper(gym.Wrapper):
             return {"by": "steps", "planned_step": f.step}
         return {"by": "at_least_once" if f.guaranteed else "p", "planned_step": f.step}
 
-    def where(self) -> Pre:
+    def where(self, within: int | None = None, measure: bool = True) -> Pre:
         """Where the agent stands now: its screen, task progress, and (on the
-        simulated phone) how many steps the oracle would still need."""
+        simulated phone, when `measure`) how many steps the oracle would still need —
+        None past `within` steps, when given (see `Prover.distance`)."""
         base = self.base
         distance = None
-        if self.recovery == "oracle" and self._prover.available(base):
-            distance = self._prover.distance(base)
+        if measure and self.recovery == "oracle" and self._prover.available(base):
+            distance = self._prover.distance(base, within=within)
         progress = float(base.task.is_successful(base.device, base.answer))
         return Pre(base.device.foreground(), progress, distance)
 
@@ -398,8 +399,8 @@ class TrapWrapper(gym.Wrapper):
             if (t < end or blocked) and not done:
                 still.append((event, pre, start, end))
                 continue
-            if now is None:
-                now = self.where()
+            if now is None:  # back means no further from success than before the trap
+                now = self.where(*self._search_bound(self._pending))
             back = success or now.progress >= 1.0
             if not back and blocked:
                 pass  # the episode ended with the trap's pop-up still up
@@ -422,6 +423,14 @@ class TrapWrapper(gym.Wrapper):
         if done:
             for event, *_ in still:
                 event["recovered"] = False
+
+    @staticmethod
+    def _search_bound(pending: list) -> tuple[int | None, bool]:
+        """(`within`, `measure`) for `where` judging the pending events: the oracle's
+        distance is read only against events that started with one, and only up to the
+        largest of those (an event that started unsolvable is judged by its screen)."""
+        ds = [pre.distance for _, pre, _, _ in pending if pre.distance is not None]
+        return (max(ds), True) if ds else (None, False)
 
     # --- device faults ------------------------------------------------------------------------
     def _device_fault(self, t: int, e: DeviceError, counted: int):

@@ -60,16 +60,22 @@ class Prover:
         #: An entry holds its task, so the task's id in the key cannot be reused by
         #: another task while the entry lives (a freed task's id is, and a stale hit
         #: made the oracle's streams differ run to run).
-        self._memo: OrderedDict[tuple, tuple[Any, int | None]] = OrderedDict()
+        #: The value is (task, distance, searched): `searched` the most steps the oracle was
+        #: let play (None: its whole budget), so a miss within a bound says "more than that".
+        self._memo: OrderedDict[tuple, tuple[Any, int | None, int | None]] = OrderedDict()
 
     @staticmethod
     def available(env: AndroidEnv) -> bool:
         """Forking needs a phone whose snapshots restore exactly (the simulated one)."""
         return bool(getattr(env.device, "deterministic", False))
 
-    def distance(self, env: AndroidEnv, first_action: dict | None = None) -> int | None:
+    def distance(self, env: AndroidEnv, first_action: dict | None = None,
+                 within: int | None = None) -> int | None:
         """Oracle steps to success from `env`'s current state (after `first_action`,
-        when given, is executed on the fork); None if the oracle fails."""
+        when given, is executed on the fork); None if the oracle fails — or, with
+        `within`, if it needs more than `within` steps (it is not let play further:
+        whether an agent is back where a trap found it asks only that, and an agent far
+        off costs a full search at every step otherwise)."""
 
         if not self.available(env):
             raise RuntimeError("forking needs a deterministic phone (the simulated one)")
@@ -78,15 +84,21 @@ class Prover:
                json.dumps(first_action, sort_keys=True, default=str), env.answer)
         hit = self._memo.get(key)
         if hit is not None and hit[0] is env.task:
-            self._memo.move_to_end(key)
-            return hit[1]
-        d = self._distance(env, snap, first_action)
-        self._memo[key] = (env.task, d)
+            _, d, searched = hit
+            if d is not None:  # found: the exact distance, whatever bound it was found under
+                self._memo.move_to_end(key)
+                return d if within is None or d <= within else None
+            if searched is None or (within is not None and within <= searched):
+                self._memo.move_to_end(key)
+                return None  # no success within a search at least as long as this one
+        d = self._distance(env, snap, first_action, within)
+        self._memo[key] = (env.task, d, within)
         if len(self._memo) > MEMO_SIZE:
             self._memo.popitem(last=False)
         return d
 
-    def _distance(self, env: AndroidEnv, snap, first_action: dict | None) -> int | None:
+    def _distance(self, env: AndroidEnv, snap, first_action: dict | None,
+                  within: int | None = None) -> int | None:
         fork = self._fork(env, snap)
         if first_action is not None:
             _, _, terminated, truncated, _ = fork.step(first_action)
@@ -94,7 +106,9 @@ class Prover:
                 return None
         solver = Solver(fork.task, fork.screen_size)
         obs = fork.observe()
-        for n in range(1, fork.budget + 1):
+        # the oracle's `within` steps of work and its final `status` step
+        steps = fork.budget if within is None else min(fork.budget, max(0, within) + 1)
+        for n in range(1, steps + 1):
             action = solver.act(obs["ui_elements"], fork.device, history=fork.history,
                                 answer=fork.answer, check=fork.check_action)
             obs, reward, terminated, truncated, info = fork.step(action)
