@@ -65,6 +65,9 @@ def _evaluate(config: EvalConfig, out: Path, *, workers: int, backend: str, resu
                            "continue that run, or choose another --out")
     (out / "config.json").write_text(config.to_json())
     specs = config.episodes()
+    # counted here, where the suite is known: it travels to the workers with the config (a
+    # suite registered in this process only, as training's evaluations make, is unknown there)
+    config.count_screen_cells(specs)
     retried = 0
     if resume and retry_errors:
         wanted = {s.key for s in specs}

@@ -154,12 +154,18 @@ class EvalConfig:
         draw = stable_seed("screens", spec.task, spec.variant, spec.run) / 0x80000000
         return self.screens == "sample" and draw < self.screens_sample
 
-    def _cell_sizes(self) -> Counter:
-        """Episodes per (agent, setting, app) of the whole run (counted once)."""
+    def count_screen_cells(self, specs: list[EpisodeSpec] | None = None) -> Counter:
+        """Episodes per (agent, setting, app) of the whole run, which `keeps_screens` draws
+        failures against: counted once, and kept with the config (so it travels to worker
+        processes with it)."""
         sizes = self.__dict__.get("_cells")
         if sizes is None:
-            sizes = self.__dict__["_cells"] = Counter(_cell(s) for s in self.episodes())
+            specs = self.episodes() if specs is None else specs
+            sizes = self.__dict__["_cells"] = Counter(_cell(s) for s in specs)
         return sizes
+
+    def _cell_sizes(self) -> Counter:
+        return self.count_screen_cells()
 
     def device_for(self, worker: int) -> str:
         return self.devices[worker % len(self.devices)]
