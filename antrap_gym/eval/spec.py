@@ -150,7 +150,7 @@ class EvalConfig:
                 return True
             draw = stable_seed("screens-failed", spec.agent.label, spec.setting, spec.task,
                                spec.variant, spec.run) / 0x80000000
-            return draw < self.screens_failed / self._cell_sizes()[_cell(spec)]
+            return draw < self.screens_failed / self.count_screen_cells()[_cell(spec)]
         draw = stable_seed("screens", spec.task, spec.variant, spec.run) / 0x80000000
         return self.screens == "sample" and draw < self.screens_sample
 
@@ -163,9 +163,6 @@ class EvalConfig:
             specs = self.episodes() if specs is None else specs
             sizes = self.__dict__["_cells"] = Counter(_cell(s) for s in specs)
         return sizes
-
-    def _cell_sizes(self) -> Counter:
-        return self.count_screen_cells()
 
     def device_for(self, worker: int) -> str:
         return self.devices[worker % len(self.devices)]
