@@ -6,7 +6,7 @@ import gc
 import weakref
 
 from antrap_gym.env.android_env import AndroidEnv
-from antrap_gym.traps.solvability import Prover
+from antrap_gym.traps.solvability import Prover, task_key
 
 
 def _env(task_id: str, seed: int):
@@ -15,21 +15,32 @@ def _env(task_id: str, seed: int):
     return env
 
 
-def test_a_memo_entry_keeps_its_task_alive_so_its_id_is_never_reused():
-    """The memo keys on the task's id; were the task freed, a later task could be
-    given the same id and meet the first one's distances (this made the oracle's
+def test_the_memo_keys_on_what_a_task_is_not_on_its_object():
+    """Entries are shared by equal tasks (the same template and variant played in another
+    setting or by another agent: a new task object) and never by different ones, and no
+    entry keeps a freed task alive (its id could be reused: that made the oracle's
     trapped streams differ from run to run)."""
+    a, again = _env("ContactsAddContact", 0), _env("ContactsAddContact", 0)
+    other = _env("ContactsAddContact", 1)
+    assert task_key(a.task)[0] == task_key(again.task)[0] != task_key(other.task)[0]
+    assert task_key(a.task)[1] is None  # a picklable task: the entry holds nothing
     prover = Prover()
-    env = _env("SettingsWifiToggle", 0)
-    d = prover.distance(env)
-    assert d is not None and d > 0
-    ref = weakref.ref(env.task)
-    other = _env("SettingsBuildNumber", 0)
-    assert prover.distance(other) is not None  # the scratch env now plays another task
-    env.close()
-    del env
+    d = prover.distance(a)
+    searched = []
+    original = Prover._distance
+    Prover._distance = lambda self, *args, **kw: searched.append(1) or original(self, *args, **kw)
+    try:
+        assert Prover().distance(again) == d and not searched  # another prover, a hit
+        other.device.restore(a.device.snapshot())  # the same phone, another variant
+        Prover().distance(other)
+        assert searched  # searched afresh
+    finally:
+        Prover._distance = original
+    ref = weakref.ref(a.task)
+    a.close()
+    del a, prover  # (its scratch phone last played the task)
     gc.collect()
-    assert ref() is not None
+    assert ref() is None
 
 
 def test_two_tasks_at_the_same_phone_state_get_their_own_distances():

@@ -150,12 +150,25 @@ def parse_element_lines(text: str) -> list[UIElement]:
 
     Class names come back short (e.g. `Switch`), ids as the part after `:id/`.
     """
-    return [el for _, el in parse_numbered_element_lines(text)]
+    return list(_parsed(text)[1])
 
 
 def parse_numbered_element_lines(text: str) -> list[tuple[int, UIElement]]:
     """`(i, element)` for each `[i] ...` line: the numbers stay those the agent
     addresses, even where a view leaves elements out."""
+    return list(_parsed(text)[0])
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> tuple[tuple[tuple[int, UIElement], ...], tuple[UIElement, ...]]:
+    """Both parses of `text`, memoised: the solver, the traps and the agents read the same
+    screens back again and again (the oracle's forks revisit them), and elements are
+    immutable, so callers share them and get lists of their own."""
+    numbered = tuple(_parse_numbered(text))
+    return numbered, tuple(el for _, el in numbered)
+
+
+def _parse_numbered(text: str) -> list[tuple[int, UIElement]]:
     out: list[tuple[int, UIElement]] = []
     flag_of = {short: attr for attr, short in _FLAG_NAMES}
     for line in text.splitlines():

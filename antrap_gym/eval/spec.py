@@ -184,9 +184,12 @@ class EvalConfig:
 
         suite = get_suite(self.suite)
         variants = self.variants if self.variants is not None else suite.variants
+        # task-major: a task instance's episodes (every agent, every setting) run one after
+        # another, so a worker meets its phone states while it still remembers them (the
+        # oracle's distances, the screens it painted), and a run cut short holds whole rows
         return [EpisodeSpec(a, t, v, s.name, r)
-                for a in self.agents for s in self.settings for t in suite.templates
-                for v in range(variants) for r in range(self.runs)]
+                for t in suite.templates for v in range(variants) for r in range(self.runs)
+                for a in self.agents for s in self.settings]
 
     def to_json(self) -> str:
         d = asdict(self)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from antrap_gym.device.digest import payload_digest
 from antrap_gym.device.protocol import Snapshot
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.eval.errors import INFRASTRUCTURE, error_kind, is_device_replaced
@@ -34,6 +35,8 @@ FRAME_FORMAT = "webp"
 FRAME_OPTIONS: dict[str, Any] = {"lossless": True, "quality": 0, "method": 1}
 #: how often an episode whose phone came back as another is run again at once
 REPLACED_RETRIES = 2
+#: phone states whose stored frame a worker remembers (a few dozen bytes each)
+PAINTED_CACHE = 50_000
 
 
 class EpisodeRunner:
@@ -45,6 +48,9 @@ class EpisodeRunner:
         self._envs: dict[tuple[str, str], Any] = {}
         self._agents: dict[Any, Any] = {}
         self._stored: set[str] = set()  # frame files this worker wrote or found
+        #: the file stored for a phone state (by its snapshot's digest) and each file's size
+        self._painted: dict[bytes, str] = {}
+        self._shapes: dict[str, tuple[int, int]] = {}
 
     # --- caches -----------------------------------------------------------------------------
     def agent(self, spec: EpisodeSpec):
@@ -117,7 +123,7 @@ class EpisodeRunner:
             record = self._record(spec, res, env, trap_seed, attempts, setting)
             keep = self.config.keeps_screens(spec, failed=res.success < 1.0 or bool(res.error))
             if keep and frames and self.out is not None:
-                record["screens"] = self._save_frames(spec, self._develop(env, frames))
+                record["screens"] = self._save_frames(spec, *self._develop(env, frames))
             return record
         except Exception as e:  # a broken agent or backend fails its episode, not the run
             from antrap_gym.agents.openai_agent import ModelAPIError
@@ -172,28 +178,42 @@ class EpisodeRunner:
 
         return grab
 
-    def _develop(self, env, frames: list[Any]) -> list[np.ndarray]:
-        """Paint the frames kept as phone snapshots; the phone is left as the episode left it."""
+    def _develop(self, env, frames: list[Any]) -> tuple[list[np.ndarray | str], dict[int, bytes]]:
+        """Paint the frames kept as phone snapshots; the phone is left as the episode left it.
+
+        A state this worker already stored comes back as that file's path, unpainted: the
+        same screens recur across an eval (a task's start screen in every setting and for
+        every agent, a home screen, a list gone back to), and a snapshot's digest names the
+        phone's whole state, which is all the picture is painted from. Also returned: the
+        state's digest of each thumbnail painted, by the thumbnail's id."""
+        keys: dict[int, bytes] = {}
         if not any(isinstance(f, Snapshot) for f in frames):
-            return frames
+            return frames, keys
         device = env.unwrapped.device
         final = device.snapshot()
-        out: list[np.ndarray] = []
-        painted: dict[int, np.ndarray] = {}
+        out: list[np.ndarray | str] = []
+        painted: dict[int, np.ndarray | str] = {}  # by snapshot object
+        by_key: dict[bytes, np.ndarray] = {}  # by state: a screen gone back to
         try:
             for f in frames:
                 if not isinstance(f, Snapshot):
                     out.append(f)
                     continue
                 if id(f) not in painted:
-                    device.restore(f)
-                    painted[id(f)] = self._thumb(device.screenshot())
+                    key = payload_digest((f.backend, f.payload, f.virtual))
+                    known = self._painted.get(key) or by_key.get(key)
+                    if known is None:
+                        device.restore(f)
+                        known = by_key[key] = self._thumb(device.screenshot())
+                        keys[id(known)] = key
+                    painted[id(f)] = known
                 out.append(painted[id(f)])
         finally:
             device.restore(final)
-        return out
+        return out, keys
 
-    def _save_frames(self, spec: EpisodeSpec, frames: list[np.ndarray]) -> dict[str, Any]:
+    def _save_frames(self, spec: EpisodeSpec, frames: list[np.ndarray | str],
+                     keys: dict[int, bytes] | None = None) -> dict[str, Any]:
         """Store the episode's frames and return its `screens` entry (one path per frame).
 
         Frames are content-addressed (`screens/<hash>.webp`, lossless WebP: smaller than
@@ -205,13 +225,27 @@ class EpisodeRunner:
         folder.mkdir(parents=True, exist_ok=True)
         files: list[str] = []
         by_object: dict[int, str] = {}  # a frame reused as the same array is hashed once
+        size: tuple[int, int] | None = None
         for frame in frames:
-            rel = by_object.get(id(frame))
-            if rel is None:
-                rel = by_object[id(frame)] = self._store_frame(folder, frame)
+            if isinstance(frame, str):  # a state stored before (`_develop`)
+                rel, shape = frame, self._shapes[frame]
+            else:
+                rel = by_object.get(id(frame))
+                if rel is None:
+                    rel = by_object[id(frame)] = self._store_frame(folder, frame)
+                    self._shapes[rel] = frame.shape[:2]
+                    if keys and id(frame) in keys:
+                        self._remember(keys[id(frame)], rel)
+                shape = frame.shape[:2]
+            size = size or shape
             files.append(rel)
-        h, w = frames[0].shape[:2]
+        h, w = size
         return {"files": files, "width": w, "height": h}
+
+    def _remember(self, key: bytes, rel: str) -> None:
+        self._painted[key] = rel
+        if len(self._painted) > PAINTED_CACHE:
+            self._painted.pop(next(iter(self._painted)))
 
     def _store_frame(self, folder: Path, frame: np.ndarray) -> str:
         """The frame's path relative to the run (written unless already there)."""

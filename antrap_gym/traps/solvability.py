@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
+from antrap_gym.device.digest import payload_digest
 from antrap_gym.env.episode import Episode
 from antrap_gym.tasks.solver import Solver
 
@@ -24,31 +26,31 @@ if TYPE_CHECKING:
 
 #: how many steps beyond the task's budget the oracle may take on a fork
 SLACK = 10
-MEMO_SIZE = 512
+#: distances a process remembers (a few hundred bytes each)
+MEMO_SIZE = 40_000
+
+#: (task, phone state, first action, answer) -> (holder, distance, searched): `searched`
+#: the most steps the oracle was let play (None: its whole budget), so a miss within a
+#: bound says "more than that". Shared by every prover of the process: the same task
+#: instance meets the same phone states in every setting and for every agent (the start
+#: screen, the oracle's path, the states before a trap fires), and a distance is a
+#: function of those alone (the phone is deterministic and the oracle starts afresh on
+#: each fork).
+_MEMO: OrderedDict[tuple, tuple[Any, int | None, int | None]] = OrderedDict()
 
 
-def _digest(payload: Any, h: Any = None) -> bytes:
-    """A digest of a snapshot's payload, opaque as the Device protocol leaves it: bytes,
-    strings, numbers and containers of them (dicts in key order); anything else by repr."""
-    top = h is None
-    h = hashlib.blake2b(digest_size=16) if top else h
-    if isinstance(payload, bytes | bytearray | memoryview):
-        h.update(b"b%d:" % len(payload))
-        h.update(payload)
-    elif isinstance(payload, dict):
-        h.update(b"d%d:" % len(payload))
-        for k in sorted(payload, key=repr):
-            _digest(k, h)
-            _digest(payload[k], h)
-    elif isinstance(payload, list | tuple):
-        h.update(b"l%d:" % len(payload))
-        for v in payload:
-            _digest(v, h)
-    else:
-        r = repr(payload).encode()
-        h.update(b"r%d:" % len(r))
-        h.update(r)
-    return h.digest() if top else b""
+def task_key(task: Any) -> tuple[tuple, Any]:
+    """(the task's identity for the memo, what an entry must hold): a task is its class
+    and its state after set-up (parameters, what its checks recorded), so equal tasks
+    of two episodes share entries. A task that cannot be pickled is keyed by its id,
+    and the entry holds the task so that the id cannot be reused while it lives (a
+    freed task's id is, and a stale hit made the oracle's streams differ run to run)."""
+    cls = type(task)
+    try:
+        blob = pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return (cls.__module__, cls.__qualname__, "id", id(task)), task
+    return (cls.__module__, cls.__qualname__, hashlib.blake2b(blob, digest_size=16).digest()), None
 
 
 class Prover:
@@ -56,13 +58,7 @@ class Prover:
 
     def __init__(self) -> None:
         self._scratch: AndroidEnv | None = None
-        #: distance by (task, phone state): agents revisit states (home, a list...).
-        #: An entry holds its task, so the task's id in the key cannot be reused by
-        #: another task while the entry lives (a freed task's id is, and a stale hit
-        #: made the oracle's streams differ run to run).
-        #: The value is (task, distance, searched): `searched` the most steps the oracle was
-        #: let play (None: its whole budget), so a miss within a bound says "more than that".
-        self._memo: OrderedDict[tuple, tuple[Any, int | None, int | None]] = OrderedDict()
+        self._memo = _MEMO
 
     @staticmethod
     def available(env: AndroidEnv) -> bool:
@@ -80,10 +76,11 @@ class Prover:
         if not self.available(env):
             raise RuntimeError("forking needs a deterministic phone (the simulated one)")
         snap = env.device.snapshot()
-        key = (id(env.task), snap.backend, _digest(snap.payload), _digest(snap.virtual),
+        task, holder = task_key(env.task)
+        key = (task, snap.backend, payload_digest(snap.payload), payload_digest(snap.virtual),
                json.dumps(first_action, sort_keys=True, default=str), env.answer)
         hit = self._memo.get(key)
-        if hit is not None and hit[0] is env.task:
+        if hit is not None and (hit[0] is None or hit[0] is env.task):
             _, d, searched = hit
             if d is not None:  # found: the exact distance, whatever bound it was found under
                 self._memo.move_to_end(key)
@@ -92,7 +89,7 @@ class Prover:
                 self._memo.move_to_end(key)
                 return None  # no success within a search at least as long as this one
         d = self._distance(env, snap, first_action, within)
-        self._memo[key] = (env.task, d, within)
+        self._memo[key] = (holder, d, within)
         if len(self._memo) > MEMO_SIZE:
             self._memo.popitem(last=False)
         return d
