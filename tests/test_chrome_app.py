@@ -119,3 +119,40 @@ def test_page_pixels_follow_its_css():
     assert tuple(frame[web.y_min + 60, 100]) == (255, 0, 0)
     b = blue.bbox_pixels
     assert tuple(frame[(b.y_min + b.y_max) // 2, b.x_min + 5]) == (0, 0, 255)
+
+
+COUNTER = ("<html><body><p id='n'>0</p><button onclick=\"var p=document.getElementById('n');"
+           "p.textContent=String(Number(p.textContent)+1)\">Add</button></body></html>")
+
+
+def test_a_restored_page_is_the_same_whether_its_context_is_loaded_afresh_or_taken_over():
+    """A restore releases the phone's pages, and their JavaScript contexts are parked for a
+    page that begins where one left off (the oracle's forks restore the same state over
+    and over). Taken over or loaded afresh, a restored page shows the same screen, and a
+    context whose log went past the restored page's is never taken over."""
+    from antrap_gym.device.sim.web import page as page_mod
+
+    dev = open_page(COUNTER)
+    snaps = [dev.snapshot()]
+    for _ in range(3):
+        tap(dev, text="Add")
+        snaps.append(dev.snapshot())
+    assert "3" in texts(dev)
+
+    def screen(i: int, fresh: bool) -> tuple:
+        if fresh:
+            page_mod._parked.clear()
+        dev.restore(snaps[i])
+        return tuple(dev.ui_elements()), dev.screenshot().tobytes()
+
+    reference = {i: screen(i, fresh=True) for i in range(len(snaps))}
+    assert len({r[0] for r in reference.values()}) == len(snaps)  # four different screens
+    taken_over = 0
+    for i in (3, 0, 1, 2, 3, 1, 0, 2):  # back to earlier logs and on to later ones
+        dev.restore(snaps[i])  # the page now up is released to the park
+        parked = len(page_mod._parked)
+        assert parked >= 1
+        elements = tuple(dev.ui_elements())
+        taken_over += len(page_mod._parked) < parked
+        assert (elements, dev.screenshot().tobytes()) == reference[i], i
+    assert taken_over >= 4  # the park was used, not only filled

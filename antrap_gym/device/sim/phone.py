@@ -13,6 +13,7 @@ import pickle
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -137,6 +138,7 @@ class Phone:
         self._built_act: Activity | None = None  # the activity the app window was built for
         self._elements: list[UIElement] | None = None
         self._relayout = False
+        self._releases: dict[object, Callable[[], None]] = {}  # see `on_state_dropped`
         self.shell_log: deque[str] = deque(maxlen=10000)
         #: system properties that differ from `DEFAULT_PROPS` on this phone (`getprop`
         #: and the About screen read both); read-only to the shell, as `setprop` is refused
@@ -227,6 +229,7 @@ class Phone:
         """Become the phone `snap` was taken of. Restoring the images the last restore
         loaded (every reset does) reloads only the stores handed out since then."""
         blob, dbs = snap
+        self._drop_state()
         self.state = pickle.loads(blob)
         self.state.fs.mounts = self._mounts
         if dbs is self._restored:
@@ -238,6 +241,17 @@ class Phone:
             self._restored = dbs
         self._touched.clear()
         self.changed()
+
+    def on_state_dropped(self, key: object, release: Callable[[], None]) -> None:
+        """Have `release()` called once when the state goes (a restore replaces it): what
+        the state's objects hold outside it (a page's JavaScript context) is handed back at
+        once, not when the garbage collector gets to the old state's reference cycles."""
+        self._releases[key] = release
+
+    def _drop_state(self) -> None:
+        releases, self._releases = self._releases, {}
+        for release in releases.values():
+            release()
 
     # --- geometry -------------------------------------------------------------
     @property

@@ -9,6 +9,7 @@ fixed clock and seed, and the log. Restore stays as cheap as unpickling a string
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from antrap_gym.device.sim.web import layout as lay
@@ -18,6 +19,31 @@ from antrap_gym.device.sim.web.script import Engine
 DPR = 2.625
 #: actions kept in a page's log at most (a page driven longer stops taking input)
 MAX_LOG = 20000
+#: contexts of released pages kept for reuse (see `Page.live`)
+PARKED_MAX = 16
+#: id -> (origin, the log it has had, context), oldest first; a context is held by one
+#: page or parked here, never both
+_parked: OrderedDict[int, tuple[tuple, tuple, _Live]] = OrderedDict()
+
+
+def _park(origin: tuple, log: tuple, live: _Live) -> None:
+    _parked[id(live)] = (origin, log, live)
+    while len(_parked) > PARKED_MAX:
+        _parked.popitem(last=False)
+
+
+def _unpark(origin: tuple, log: list) -> tuple[_Live | None, int]:
+    """The parked context of `origin` whose log is the longest beginning of `log`, taken
+    out of the park, and how many of `log`'s entries it has had; (None, 0) if none is."""
+    best: tuple[int, int] | None = None
+    for key, (o, had, _) in _parked.items():
+        n = len(had)
+        if (n <= len(log) and (best is None or n > best[1]) and o == origin
+                and all(a == b for a, b in zip(had, log, strict=False))):
+            best = (key, n)
+    if best is None:
+        return None, 0
+    return _parked.pop(best[0])[2], best[1]
 
 
 class Page:
@@ -46,14 +72,26 @@ class Page:
     # --- the live context -------------------------------------------------------------
     @property
     def live(self) -> _Live:
-        """The JavaScript context, loaded (and the log replayed) on first use."""
+        """The JavaScript context, loaded (and the log replayed) on first use. A context a
+        released page of the same origin left (`release`) is taken over when the log it
+        has had is where this page's begins: a phone restored to the same state over and
+        over (the oracle's forks) would otherwise load the same page every time."""
         if self._live is None:
-            live = _Live(Engine(self.source, self.url, self.now_ms, self.seed,
-                                (1080 / DPR, 2400 / DPR), DPR))
-            for entry in self.log:
+            live, done = _unpark((self.source, self.url, self.now_ms, self.seed), self.log)
+            if live is None:
+                live = _Live(Engine(self.source, self.url, self.now_ms, self.seed,
+                                    (1080 / DPR, 2400 / DPR), DPR))
+                done = 0
+            for entry in self.log[done:]:
                 live.engine.act(*entry)
             self._live = live
         return self._live
+
+    def release(self) -> None:
+        """The page is gone with its phone state: park its context for another to take."""
+        live, self._live = self._live, None
+        if live is not None:
+            _park((self.source, self.url, self.now_ms, self.seed), tuple(self.log), live)
 
     @property
     def loaded(self) -> bool:

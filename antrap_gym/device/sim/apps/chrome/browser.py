@@ -202,6 +202,7 @@ class ChromeTabbedActivity(Activity):
         assert page is not None
         prefix = f"{e.serial}:"
         scroll = {k[len(prefix):]: v for k, v in self.scroll.items() if k.startswith(prefix)}
+        phone.on_state_dropped(("page", id(page)), page.release)
         try:
             layout = page.layout(phone.width / DPR)
             self._sync_fields(e, layout)
