@@ -6,7 +6,7 @@
 - oracle episodes/s through `antrap_gym.eval.evaluate` with 1 and 2 worker
   processes (the default suite, clean and under all ten traps: 2,508
   episodes), each repeated for a median and a spread (min..max). The time is
-  the whole call: starting the workers, the episodes, writing episodes.jsonl
+  the whole call: starting the workers, the episodes, writing episodes.jsonl.gz
   and the summary (plots and viewer off: they are timed by the main job);
 - the wall time of the main job, `antrap eval` with no arguments (oracle,
   replay and random on the default suite, clean and under all ten traps:
@@ -56,6 +56,8 @@ def oracle_rate(workers: int, traps: str, suite: str) -> tuple[float, int, float
 def main_job() -> tuple[float, int, int, int]:
     """(seconds, episodes, bytes, files) of `antrap eval` with no arguments, in a fresh
     process; bytes and files: everything it wrote (results, plots, screens, viewer)."""
+    from antrap_gym.eval import load_records
+
     with tempfile.TemporaryDirectory() as d:
         t = time.perf_counter()
         res = subprocess.run([sys.executable, "-m", "antrap_gym.cli.main", "eval"], cwd=d,
@@ -65,7 +67,7 @@ def main_job() -> tuple[float, int, int, int]:
         if res.returncode != 0:
             raise RuntimeError(f"antrap eval failed: {res.stderr[-2000:]}")
         runs = list((Path(d) / "runs").glob("eval-*"))
-        n = sum(1 for _ in (runs[0] / "episodes.jsonl").open()) if runs else 0
+        n = len(load_records(runs[0])) if runs else 0
         if not runs or not (runs[0] / "viewer" / "index.html").is_file():
             raise RuntimeError("antrap eval wrote no viewer")
         written = [f for f in runs[0].rglob("*") if f.is_file()]

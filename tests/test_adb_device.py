@@ -23,6 +23,7 @@ from antrap_gym.device import DeviceError, DeviceLostError, make_device
 from antrap_gym.device.adb import TEXT_CHUNK, AdbDevice, _input_problem, device_names, resendable
 from antrap_gym.device.adbd import AdbdHandle, serve_in_thread
 from antrap_gym.device.adbd.protocol import A_OKAY
+from antrap_gym.eval import load_records
 from antrap_gym.registration import make_env
 from antrap_gym.tasks import get_suite
 from antrap_gym.traps import TRAP_TYPES
@@ -335,9 +336,9 @@ def test_an_eval_run_goes_on_when_its_phone_drops_out_and_comes_back(adb, own_ph
     runner = threading.Thread(target=lambda: done.update(
         summary=evaluate(cfg, out, workers=1, progress=False, artifacts=False)))
     runner.start()
-    episodes = out / "episodes.jsonl"
+    episodes = out / "episodes.jsonl.gz"
     deadline = time.monotonic() + 120
-    while not (episodes.exists() and episodes.read_text().count("\n") >= 2):
+    while not (episodes.exists() and len(load_records(episodes)) >= 2):
         assert time.monotonic() < deadline, "the first episodes never finished"
         time.sleep(0.05)
     handle.stop()  # the phone drops out mid-run, for longer than its retry window
@@ -345,9 +346,7 @@ def test_an_eval_run_goes_on_when_its_phone_drops_out_and_comes_back(adb, own_ph
     handle.restart()
     runner.join(300)
     assert not runner.is_alive()
-    import json
-
-    rows = [json.loads(line) for line in episodes.read_text().splitlines()]
+    rows = load_records(episodes)
     assert len(rows) == 12  # every episode has a record: the run went on
     failed = [i for i, r in enumerate(rows) if r.get("error")]
     assert failed, "no episode saw the device loss"
@@ -652,7 +651,6 @@ def test_five_second_outages_mid_episode_cost_an_eval_run_no_episode(adb, own_ph
     same port; the phone keeps its state, as a real one does while its link is down). Each
     outage starts while the observation after an action is being read, so nothing that
     must not be sent twice is in flight: every episode finishes, and succeeds."""
-    import json
 
     from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
 
@@ -683,7 +681,7 @@ def test_five_second_outages_mid_episode_cost_an_eval_run_no_episode(adb, own_ph
     finally:
         for t in backs:
             t.join()
-    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    rows = load_records(out)
     assert sorted(r["task"] for r in rows) == sorted(MINI)  # every episode has its record
     assert [r["error"] for r in rows] == [None] * len(rows)
     assert all(r["success"] == 1.0 and not r["truncated"] for r in rows), rows
@@ -961,7 +959,6 @@ def check_pool_records(rows, names, seen) -> None:
 
 @pytest.mark.slow
 def test_two_phones_two_workers_one_device_each(adb, own_phone, tmp_path):
-    import json
 
     from antrap_gym.eval import AgentSpec, EvalConfig, evaluate
 
@@ -972,14 +969,13 @@ def test_two_phones_two_workers_one_device_each(adb, own_phone, tmp_path):
                      devices=names, screens="none")
     out = tmp_path / "pool"
     evaluate(cfg, out, workers=2, progress=False, artifacts=False)
-    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    rows = load_records(out)
     assert len(rows) == 2 * len(MINI)
     check_pool_records(rows, names, seen)
 
 
 @pytest.mark.slow
 def test_cli_eval_with_two_devices(adb, own_phone, tmp_path):
-    import json
     import shutil
     import subprocess
 
@@ -994,6 +990,6 @@ def test_cli_eval_with_two_devices(adb, own_phone, tmp_path):
                           "--device", f"{names[0]},{names[1]}"],
                          capture_output=True, text=True, timeout=600, env={**adb.env})
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
-    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    rows = load_records(out)
     assert len(rows) == len(MINI)
     check_pool_records(rows, names, seen)

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from antrap_gym.eval import load_records
+from antrap_gym.eval.viewer import ROWS_FILE, read_rows
+
 ANTRAP = [sys.executable, "-m", "antrap_gym.cli.main"]
 
 
@@ -73,7 +76,8 @@ def _image_sources(viewer: Path) -> list[Path]:
     from antrap_gym.eval.viewer import read_chunk
 
     texts = [page.read_text(encoding="utf-8") for page in sorted(viewer.glob("*.html"))]
-    texts += [view for chunk in sorted((viewer / "data").glob("*.js")) for _, _, view in read_chunk(chunk)]
+    chunks = sorted((viewer / "data").glob("[0-9]*.js"))  # the episodes' views, not the rows
+    texts += [view for chunk in chunks for _, _, view in read_chunk(chunk)]
     return [(viewer / unquote(src)).resolve() for text in texts
             for src in re.findall(r'<img src="([^"]+)"', text)]
 
@@ -99,25 +103,23 @@ def test_report_merges_two_runs_into_a_new_directory_with_their_screenshots(tmp_
     md = (merged / "summary.md").read_text()
     assert "| oracle |" in md and "| replay |" in md
     assert "oracle" in out.stdout and "replay" in out.stdout  # the table
-    lines = (merged / "episodes.jsonl").read_text().splitlines()
-    assert len(lines) == 36
+    assert len(load_records(merged)) == 36
     # the merged viewer's images all load from the merged directory itself
-    index = (merged / "viewer" / "index.html").read_text()
-    assert index.count("<tr data-agent=") == 36
+    assert len(read_rows(merged / "viewer" / ROWS_FILE)) == 36
     imgs = _image_sources(merged / "viewer")
     shots = [p for p in imgs if "screens" in p.parts]
     assert len(shots) >= 36 * 2  # every episode kept its screens: a few frames each
     missing = [p for p in imgs if not p.is_file()]
     assert not missing, missing[:5]
     assert all(merged.resolve() in p.parents for p in imgs)
-    merged_records = [json.loads(line) for line in lines]
+    merged_records = load_records(merged)
     assert {r["agent"] for r in merged_records if r.get("screens")} == {"oracle", "replay"}
     # again into the same place: an earlier report is replaced, not refused
     again = run("report", str(runs["oracle"]), "--out", str(merged))
     assert again.returncode == 0, again.stderr
     assert set(json.loads((merged / "summary.json").read_text())["agents"]) == {"oracle"}
     assert all(p.is_file() for p in _image_sources(merged / "viewer"))
-    assert 'data-agent="replay"' not in (merged / "viewer" / "index.html").read_text()
+    assert {r["agent"] for r in read_rows(merged / "viewer" / ROWS_FILE)} == {"oracle"}
 
 
 def test_report_never_writes_into_a_run_and_defaults_to_a_fresh_directory(tmp_path):
@@ -196,7 +198,7 @@ def test_eval_agent_options_reach_the_agent_and_the_progress_bar_renders(tmp_pat
         assert "The screen's resolution is 1000x1000" in system  # relative coordinates
         assert isinstance(req["messages"][1]["content"], str)  # text observation: no image
         assert headers["Authorization"] == "Bearer sk-cli"
-    records = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+    records = load_records(out)
     mine = [r for r in records if r["agent"] == "openai:gui-owl-7b"]
     assert len(mine) == 6 and all(r["trajectory"][0]["raw"].startswith("Reason:") for r in mine)
     assert all(r["trajectory"][0]["action"] == {"action_type": "status",
@@ -253,7 +255,7 @@ def test_eval_resume_retries_infrastructure_errors_unless_told_not_to(tmp_path):
            "--workers", "1", "--screens", "none", "--out", str(out)]
 
     def records() -> dict[str, dict]:
-        rows = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+        rows = load_records(out)
         assert len(rows) == len({r["id"] for r in rows}) == 6
         return {r["id"]: r for r in rows}
 

@@ -22,6 +22,7 @@ import pytest
 from antrap_gym.agents.oracle import OracleAgent
 from antrap_gym.device.adb import AdbDevice
 from antrap_gym.device.adbd import AdbdHandle, serve_in_thread
+from antrap_gym.eval import load_records
 from antrap_gym.registration import make_env
 from tests.adb_server import AdbServer
 
@@ -293,7 +294,7 @@ def run_eval(adb: AdbServer, p: Port, out: Path, **kw) -> list[dict]:
     cfg = EvalConfig(agents=[AgentSpec.make("oracle")], suite="test-replaced", traps="none",
                      devices=[name], screens="none")
     evaluate(cfg, out, workers=1, progress=False, artifacts=False, **kw)
-    return [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    return load_records(out)
 
 
 def test_an_eval_reruns_the_episode_whose_phone_was_replaced(adb, port, tmp_path):

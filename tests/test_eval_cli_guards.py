@@ -8,6 +8,7 @@ agent that waits for the test (`tests.gated_agent`), never by guessing how long 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import os
 import re
@@ -19,6 +20,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from antrap_gym.eval import load_records
 
 ROOT = Path(__file__).resolve().parents[1]
 ANTRAP = [sys.executable, "-m", "antrap_gym.cli.main"]
@@ -38,7 +41,7 @@ def said(res: subprocess.CompletedProcess) -> str:
 
 
 def episode_ids(out: Path) -> list[str]:
-    return [json.loads(line)["id"] for line in (out / "episodes.jsonl").read_text().splitlines()]
+    return [r["id"] for r in load_records(out)]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -266,14 +269,14 @@ def test_resume_of_the_same_run_goes_on(a_run):
       "success": "yes", "steps": 3}, "success must be a number"),
     ([1, 2], "not an episode record (a JSON object), but list")])
 def test_a_line_that_is_no_record_is_named_not_dropped(a_run, line, complaint):
-    episodes = a_run / "episodes.jsonl"
-    rows = episodes.read_text().splitlines(keepends=True)
+    episodes = a_run / "episodes.jsonl.gz"
+    rows = gzip.decompress(episodes.read_bytes()).decode().splitlines(keepends=True)
     rows.insert(3, json.dumps(line) + "\n")
-    episodes.write_text("".join(rows))
+    episodes.write_bytes(written := gzip.compress("".join(rows).encode()))
     for cmd in ([*eval_args(a_run), "--resume"], ["view", str(a_run)],
                 ["report", str(a_run), "--out", str(a_run.parent / "merged")]):
         res = run(*cmd)
         assert res.returncode == 2, said(res)[-1500:]
         assert f"{episodes}, line 4: {complaint}" in said(res), said(res)[-1500:]
         assert "Traceback" not in res.stderr
-    assert episodes.read_text() == "".join(rows)  # kept for the user to fix, not dropped
+    assert episodes.read_bytes() == written  # kept for the user to fix, not dropped

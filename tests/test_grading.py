@@ -20,7 +20,7 @@ import pytest
 
 import antrap_gym  # noqa: F401  (registers the envs)
 from antrap_gym.device.sim import SimDevice
-from antrap_gym.eval import AgentSpec, EvalConfig
+from antrap_gym.eval import AgentSpec, EvalConfig, load_records
 from antrap_gym.tasks import TEMPLATES
 from antrap_gym.tasks.apps import calendar as cal
 from antrap_gym.tasks.apps import markor as mk
@@ -221,7 +221,7 @@ def test_eval_grades_by_the_reference_with_the_flag_and_keeps_runs_apart(tmp_pat
         out = tmp_path / grading
         res = run("eval", *common, "--grading", grading, "--out", str(out))
         assert res.returncode == 0, res.stderr[-2000:]
-        records = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+        records = load_records(out)
         assert [(r["grading"], r["success"]) for r in records] == \
             [(grading, 1.0 if grading == "reference" else 0.0)]
         assert json.loads((out / "config.json").read_text())["grading"] == grading

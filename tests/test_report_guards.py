@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from antrap_gym.eval import load_records
+
 ANTRAP = [sys.executable, "-m", "antrap_gym.cli.main"]
 WIFI = "SettingsWifiToggle"
 TWO = "SettingsWifiToggle,SystemWifiTurnOff"
@@ -33,7 +35,7 @@ def said(res: subprocess.CompletedProcess) -> str:
 
 
 def records(run_dir: Path) -> list[dict]:
-    return [json.loads(line) for line in (run_dir / "episodes.jsonl").read_text().splitlines()]
+    return load_records(run_dir)
 
 
 def test_runs_of_different_suites_are_refused_naming_the_difference(tmp_path):

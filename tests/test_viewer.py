@@ -26,11 +26,14 @@ from antrap_gym.eval import AgentSpec, EvalConfig, evaluate, load_records
 from antrap_gym.eval.spec import EpisodeSpec
 from antrap_gym.eval.viewer import (
     CHUNK,
+    PAGE_ROWS,
+    ROWS_FILE,
     chunk_name,
     episode_html,
     episode_key,
     outcome,
     read_chunk,
+    read_rows,
     write_viewer,
 )
 from antrap_gym.eval.worker import error_record, safe_name
@@ -163,20 +166,24 @@ def expected_order(records: list[dict[str, Any]]) -> list[str]:
 # files
 
 def test_viewer_is_one_page_and_a_few_data_files(run_dir: Path, records: list[dict[str, Any]]) -> None:
-    """No page per episode: index.html and one data file per CHUNK episodes, which between
-    them hold every episode once, in the table's order; every frame they name exists."""
+    """No page per episode: index.html, the table's rows in one data file, and one data file
+    per CHUNK episodes' views, which between them hold every episode once, in the table's
+    order; every frame they name exists."""
     root = run_dir / "viewer"
     assert len(records) == 198
     assert sorted(p.name for p in root.iterdir()) == ["data", "index.html"]
-    chunks = sorted((root / "data").iterdir())
+    chunks = sorted(p for p in (root / "data").iterdir() if p.name != Path(ROWS_FILE).name)
     assert [p.name for p in chunks] == [Path(chunk_name(n)).name for n in range(math.ceil(198 / CHUNK))]
     held = [e[0] for c in chunks for e in read_chunk(c)]
     by_key = {episode_key(r): r for r in records}
     key_of = {r["id"]: episode_key(r) for r in records}
     assert held == [key_of[i] for i in expected_order(records)]  # each once, in the table's order
+    rows = read_rows(root / ROWS_FILE)
+    assert [row["ep"] for row in rows] == held  # the table's rows: every episode, in that order
+    assert all(row["chunk"] == n // CHUNK for n, row in enumerate(rows))
     html = (root / "index.html").read_text()
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
-    assert html.count("<tr data-agent=") == len(records)
+    assert not any(k in html for k in held)  # the rows are data, drawn by the page a page at a time
     for c in chunks:
         for key, _, view in read_chunk(c):
             srcs = re.findall(r'<img src="\.\./([^"]+)"', view)
@@ -206,8 +213,12 @@ def test_viewer_escapes_text_and_handles_missing_parts(records: list[dict[str, A
     assert '<img src="' not in view and "No screenshots were kept" in view
     err_view = episode_html(crashed)
     assert "RuntimeError: &lt;boom&gt;" in err_view and "No steps were taken" in err_view
-    assert index.read_text().count("<tr data-agent=") == 2
-    if Path(CHROMIUM).exists():  # nothing from the record runs as script
+    assert len(read_rows(tmp_path / "viewer" / ROWS_FILE)) == 2
+    if Path(CHROMIUM).exists():  # nothing from the record runs as script, in the list or a view
+        listed = dump_dom(tmp_path, index)
+        assert len(rows_of(Dom(listed))) == 2
+        assert "RuntimeError: &lt;boom&gt;" in listed and "Task&lt;x&gt;" in listed
+        assert "<boom>" not in listed and "<x>" not in listed
         text, _ = open_episode(tmp_path, tmp_path / "viewer", episode_key(r))
         title = text.split("<title>")[1].split("</title>")[0]
         assert title.startswith(r["task"]) and "pwned" not in title
@@ -228,11 +239,11 @@ def test_episode_loads_on_demand_with_steps_images_and_trap_markers(
     key = episode_key(r)
     viewer = run_dir / "viewer"
     listed = Dom(dump_dom(tmp_path, viewer / "index.html"))
-    assert not data_scripts(listed) and not listed.find("article", "step")
+    assert data_scripts(listed) == [ROWS_FILE] and not listed.find("article", "step")  # rows only
     assert listed.find("section", id="episode")[0].get("hidden") is not None
-    row = next(a for a in rows_of(listed) if a["data-ep"] == key)
+    chunk = next(row["chunk"] for row in read_rows(viewer / ROWS_FILE) if row["ep"] == key)
     text, dom = open_episode(tmp_path, viewer, key)
-    assert data_scripts(dom) == [chunk_name(int(row["data-chunk"]))]  # its chunk, and only that
+    assert data_scripts(dom) == [ROWS_FILE, chunk_name(chunk)]  # its chunk, and only that
     assert dom.find("section", id="list")[0].get("hidden") is not None
     steps = [a for a in dom.find("article", "step") if a.get("id", "").startswith("step-")]
     assert len(steps) == len(r["trajectory"]) >= 3
@@ -285,7 +296,7 @@ def test_a_missing_data_file_is_reported_not_blank(run_dir: Path, records: list[
     out = tmp_path / "copy"
     shutil.copytree(run_dir / "viewer", out / "viewer")
     key = episode_key(records[0])
-    row = next(a for a in rows_of(Dom((out / "viewer" / "index.html").read_text())) if a["data-ep"] == key)
+    row = {"data-chunk": next(r["chunk"] for r in read_rows(out / "viewer" / ROWS_FILE) if r["ep"] == key)}
     (out / "viewer" / chunk_name(int(row["data-chunk"]))).unlink()
     dom = Dom(dump_dom(tmp_path, out / "viewer" / "index.html", f"#ep={key}"))
     assert dom.find("body")[0].get("data-episode-state") == "error"
@@ -325,13 +336,15 @@ def test_index_filters(run_dir: Path, records: list[dict[str, Any]], tmp_path: P
     index = run_dir / "viewer" / "index.html"
 
     def shown(fragment: str = "") -> tuple[int, Dom]:
+        """How many rows the filter lets through (the counts say; the page draws the first
+        PAGE_ROWS of them)."""
         dom = Dom(dump_dom(tmp_path, index, fragment))
-        rows = rows_of(dom)
-        visible = [a for a in rows if "hidden" not in a]
-        assert len(rows) == len(records)
-        assert dom.texts["n-shown"].strip() == str(len(visible))
-        assert dom.find("body")[0].get("data-shown") == str(len(visible))
-        return len(visible), dom
+        body = dom.find("body")[0]
+        assert body.get("data-rows-state") == "ready"
+        n = int(dom.texts["n-shown"].strip())
+        assert body.get("data-shown") == str(n)
+        assert len(rows_of(dom)) == min(n, PAGE_ROWS)
+        return n, dom
 
     n, _ = shown()
     assert n == len(records)
@@ -339,8 +352,8 @@ def test_index_filters(run_dir: Path, records: list[dict[str, Any]], tmp_path: P
     want = [r for r in records if r["agent"] == "replay" and outcome(r) == "failure"]
     assert n == len(want) > 0
     assert dom.texts["n-success"].strip() == "0" and dom.texts["n-failure"].strip() == str(len(want))
-    visible = [a for a in rows_of(dom) if "hidden" not in a]
-    assert all(a["data-agent"] == "replay" and a["data-outcome"] == "failure" for a in visible)
+    visible = rows_of(dom)
+    assert visible and all(a["data-agent"] == "replay" and a["data-outcome"] == "failure" for a in visible)
     # the filter controls took their values from the URL
     assert dom.find("body")[0]["data-filter"] == "agent=replay&outcome=failure"
     n, _ = shown("#setting=loop")
@@ -377,7 +390,12 @@ def test_rows_are_in_agent_setting_task_variant_run_order(run_dir: Path, records
     page = dump_dom(tmp_path, tmp_path / "viewer" / "index.html")
     dom = Dom(page)
     ids = {episode_key(r): r["id"] for r in shuffled}
-    assert [ids[a["data-ep"]] for a in rows_of(dom)] == want
+    assert [ids[row["ep"]] for row in read_rows(tmp_path / "viewer" / ROWS_FILE)] == want
+    assert [ids[a["data-ep"]] for a in rows_of(dom)] == want[:PAGE_ROWS]  # the first page
+    later = Dom(dump_dom(tmp_path, tmp_path / "viewer" / "index.html", "#page=2"))
+    assert [ids[a["data-ep"]] for a in rows_of(later)] == want[PAGE_ROWS:2 * PAGE_ROWS]
+    assert later.find("a", id="page-prev")[0]["href"] == "#"
+    assert later.find("body")[0]["data-page"] == "2"
     # the overview's setting columns are in that order too
     heads = [a.get("title") for a in dom.find("th") if a.get("title")]
     assert heads == ["clean", *TRAP_TYPES]
@@ -431,6 +449,32 @@ def test_episode_screenshot_is_not_blank(run_dir: Path, records: list[dict[str, 
     px = np.asarray(img.resize((640, 1200)), dtype=int)
     orange = int((np.abs(px - [0xD9, 0x48, 0x0F]).max(axis=2) < 16).sum())
     assert orange > 50, orange
+
+
+@needs_chromium
+def test_a_large_run_opens_on_one_page_of_rows(run_dir: Path, records: list[dict[str, Any]],
+                                               tmp_path: Path) -> None:
+    """A run fifty times the size (9,900 episodes): index.html is no bigger than the small
+    run's (its rows are data, drawn PAGE_ROWS at a time), the page draws one page of rows,
+    pages on to any page, and opens an episode on a later page with its neighbours."""
+    big = [{**r, "run": n, "id": r["id"].rsplit("|", 1)[0] + f"|{n}"} for n in range(50) for r in records]
+    shutil.copyfile(run_dir / "config.json", tmp_path / "config.json")
+    index = write_viewer(big, tmp_path)
+    assert index.stat().st_size < (run_dir / "viewer" / "index.html").stat().st_size + 1024
+    rows = read_rows(tmp_path / "viewer" / ROWS_FILE)
+    assert len(rows) == len(big) == 9900
+    last = math.ceil(len(rows) / PAGE_ROWS)
+    dom = Dom(dump_dom(tmp_path, index, f"#page={last - 1}"))
+    page = rows[(last - 2) * PAGE_ROWS:(last - 1) * PAGE_ROWS]
+    assert [a["data-ep"] for a in rows_of(dom)] == [r["ep"] for r in page]
+    assert dom.texts["page-info"] == (f"rows {(last - 2) * PAGE_ROWS + 1}\u2013{(last - 1) * PAGE_ROWS} of "
+                                      f"{len(rows)} (page {last - 1} of {last})")
+    assert dom.find("a", id="page-next")[0]["href"] == f"#page={last}"
+    key = rows[-2]["ep"]  # an episode on the last page: its view loads, back leads to its page
+    _, ep = open_episode(tmp_path, tmp_path / "viewer", key)
+    assert ep.find("a", id="back")[0]["href"] == f"#page={last}"
+    assert ep.find("a", id="next")[0]["href"] == f"#ep={rows[-1]['ep']}"
+    assert ep.texts["position"] == f"episode {len(rows) - 1} of {len(rows)}"
 
 
 def test_viewer_rebuilds_from_records(run_dir: Path, records: list[dict[str, Any]], tmp_path: Path) -> None:

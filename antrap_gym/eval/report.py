@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,14 @@ from rich.text import Text
 
 from antrap_gym.eval.metrics import column_order, summarize, to_json
 from antrap_gym.eval.setups import CONFIG_FILE, REPORT_FILE, differences, run_setup
-from antrap_gym.eval.store import fresh_run_dir, load_records
+from antrap_gym.eval.store import (
+    EPISODES_FILE,
+    PLAIN_EPISODES_FILE,
+    fresh_run_dir,
+    has_episodes,
+    load_records,
+    write_records,
+)
 from antrap_gym.eval.worker import safe_name
 from antrap_gym.traps.taxonomy import LAYERS
 
@@ -166,7 +172,7 @@ def infrastructure_warnings(summary: dict[str, Any]) -> list[str]:
         if own > 0:
             out.append(f"{own} of {a['episodes']} {agent} episodes ended in an error of the "
                        "agent's own (it raised; counted as failures above) — the viewer and "
-                       "episodes.jsonl (`error`, `traceback`) say where.")
+                       "episodes.jsonl.gz (`error`, `traceback`) say where.")
     return out
 
 
@@ -338,7 +344,7 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
     several runs is taken from the first) and the summary says its cells mix setups.
 
     The merge is a run directory of its own, `out` (default: a fresh
-    `runs/report-<time>`): the merged `episodes.jsonl`, `summary.json`, `summary.md`,
+    `runs/report-<time>`): the merged `episodes.jsonl.gz`, `summary.json`, `summary.md`,
     plots, and the viewer, with every run's screenshots copied in so its images load;
     `report.json` names the sources and their common setup. The runs merged are never
     written to; `out` must be new, empty, or an earlier report. Returns the summary
@@ -349,8 +355,8 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
     if not sources:
         raise ReportError("no runs to merge")
     for d in sources:
-        if not (d / "episodes.jsonl").is_file():
-            raise ReportError(f"{d} has no episodes.jsonl")
+        if not has_episodes(d):
+            raise ReportError(f"{d} has no {EPISODES_FILE}")
     setup, mixed = _setup_problems(sources)
     if mixed and not allow_mixed:
         raise ReportError("the runs differ in what defines their episodes, so a cell would pool "
@@ -387,10 +393,8 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
             records.append(r)
             n += 1
         per_source.append({"dir": str(d), "episodes": n})
-    tmp = target / "episodes.jsonl.tmp"
-    tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
-                   encoding="utf-8")
-    os.replace(tmp, target / "episodes.jsonl")
+    write_records(target / EPISODES_FILE, records)
+    (target / PLAIN_EPISODES_FILE).unlink(missing_ok=True)  # an earlier report's, older layout
     (target / REPORT_FILE).write_text(json.dumps(
         {"sources": per_source, "episodes": len(records), "duplicates_skipped": duplicates,
          "missing_screens": missing, "setup": setup, "mixed_setups": mixed}, indent=1))

@@ -15,7 +15,7 @@ from antrap_gym.eval.progress import EvalProgress
 from antrap_gym.eval.report import print_table, write_summary
 from antrap_gym.eval.rundir import RunDirError, check_same_run, lock_run_dir
 from antrap_gym.eval.spec import EvalConfig
-from antrap_gym.eval.store import EpisodeStore
+from antrap_gym.eval.store import EpisodeStore, episodes_file
 
 
 class ResultsExist(RunDirError):
@@ -26,7 +26,7 @@ def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: 
              resume: bool = False, ray_address: str | None = None, console: Console | None = None,
              progress: bool = True, artifacts: bool = True, retry_errors: bool = True,
              inline: bool = False) -> dict[str, Any]:
-    """Run every episode of `config` not yet in `out/episodes.jsonl`, then write the
+    """Run every episode of `config` not yet in `out/episodes.jsonl.gz`, then write the
     summary (JSON, Markdown), plots and the trajectory viewer. Returns the summary.
 
     workers: worker processes (or Ray actors); 1 is one worker process, so the
@@ -41,7 +41,7 @@ def evaluate(config: EvalConfig, out: str | Path, *, workers: int = 1, backend: 
 
     `out` is locked for the run (`rundir.lock_run_dir`): a second run on it, in any
     process, is refused (`RunDirBusy`) before it runs or writes anything. These and
-    `ResultsExist` are `RunDirError`s; a line of `out/episodes.jsonl` that is not an
+    `ResultsExist` are `RunDirError`s; a line of the episodes file that is not an
     episode record is a `store.BadRecord` naming it.
     """
     out = Path(out)
@@ -58,7 +58,7 @@ def _evaluate(config: EvalConfig, out: Path, *, workers: int, backend: str, resu
               ray_address: str | None, console: Console, progress: bool, artifacts: bool,
               retry_errors: bool, inline: bool) -> dict[str, Any]:
     """`evaluate` in a results folder this process holds."""
-    store = EpisodeStore(out / "episodes.jsonl")
+    store = EpisodeStore(episodes_file(out))
     if store.records and not resume:
         store.close()
         raise ResultsExist(f"{out} already has {len(store.records)} episodes: pass --resume to "

@@ -2,7 +2,9 @@
 
 `write_viewer(records, out)` writes one page, `out/viewer/index.html`: every
 episode in a filterable, sortable table (in a fixed order: agent, setting --
-clean, then the traps in taxonomy order --, task, variant, run), and, when an
+clean, then the traps in taxonomy order --, task, variant, run), drawn a page of
+PAGE_ROWS rows at a time from one compressed data file (`viewer/data/rows.js`),
+so a run of tens of thousands of episodes opens in well under a second; and, when an
 episode is opened, its view (goal, verdict, trap events, and each step: the
 screen the agent saw with its action drawn over it, the action, the agent's
 reasoning, the env's error, and a marker where a trap acted).
@@ -18,8 +20,9 @@ directory can be copied or served as is. All record text is HTML-escaped:
 goals, thoughts and raw model output are untrusted.
 
 The view lives in the URL hash: filters (`index.html#agent=x&setting=loop&
-outcome=failure&q=text`) and the episode open (`&ep=<key>`, `&at=step-3`),
-so a filtered list or a step of an episode can be linked to.
+outcome=failure&q=text`), the page of rows (`&page=3`) and the episode open
+(`&ep=<key>`, `&at=step-3`), so a filtered list or a step of an episode can be
+linked to.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ FRAME_WIDTH = 300  # CSS pixels of a screenshot on an episode view
 PLOTS = ("success_by_trap.png", "drop_by_layer.png")
 DATA_DIR = "data"  # under viewer/: the episodes' views, CHUNK to a file
 CHUNK = 50  # episodes per data file: small files, few of them, neighbours together
+ROWS_FILE = f"{DATA_DIR}/rows.js"  # the table's rows, rendered PAGE_ROWS at a time
+PAGE_ROWS = 100
 _OLD_PAGE = re.compile(r"-[0-9a-f]{8}\.html$")  # a per-episode page of the older layout
 
 
@@ -139,6 +144,8 @@ def write_viewer(records: list[dict[str, Any]], out: str | Path) -> Path:
         part = [[keys[i], episode_title(order[i]), episode_html(order[i])]
                 for i in range(start, min(start + CHUNK, len(order)))]
         (root / chunk_name(n)).write_text(chunk_script(n, part), encoding="utf-8")
+    rows = [row_data(r, k, i // CHUNK) for i, (r, k) in enumerate(zip(order, keys))]
+    (root / ROWS_FILE).write_text(rows_script(rows), encoding="utf-8")
     plots = [p for p in PLOTS if (out / p).exists()]
     index = root / "index.html"
     index.write_text(index_page(order, keys, plots, agents), encoding="utf-8")
@@ -158,6 +165,32 @@ def read_chunk(path: str | Path) -> list[list[str]]:
     text = Path(path).read_text(encoding="utf-8")
     b64 = text[text.index('"') + 1: text.rindex('"')]
     return json.loads(zlib.decompress(base64.b64decode(b64)))
+
+
+#: what each row of the table holds (`row_data`), in order: the page builds its rows from them
+ROW_FIELDS = ("ep", "chunk", "agent", "task", "variant", "setting", "run", "outcome", "score",
+              "steps", "budget", "events", "wall", "error", "search")
+
+
+def row_data(r: dict[str, Any], key: str, chunk: int) -> list[Any]:
+    """One table row's values (`ROW_FIELDS`): what the page shows, filters and sorts on."""
+    search = " ".join(str(r.get(k) or "") for k in ("id", "task", "goal", "answer", "error")).lower()
+    return [key, chunk, str(r.get("agent")), str(r.get("task")), str(r.get("variant")),
+            str(r.get("setting")), int(_num(r.get("run"))), outcome(r), round(_num(r.get("success")), 4),
+            int(_num(r.get("steps"))), int(_num(r.get("budget"))), len(r.get("traps") or []),
+            round(_num(r.get("wall_s")), 2), str(r.get("error") or ""), search]
+
+
+def rows_script(rows: list[list[Any]]) -> str:
+    """The table's rows as a data file, `antrapRows("<base64 of zlib of JSON>")`: the page
+    renders a page of them at a time, so a run of tens of thousands of episodes opens at once."""
+    payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode()
+    return f'antrapRows("{base64.b64encode(zlib.compress(payload, 6)).decode("ascii")}");\n'
+
+
+def read_rows(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a viewer's rows file (`viewer/data/rows.js`) as dicts of `ROW_FIELDS`."""
+    return [dict(zip(ROW_FIELDS, row)) for row in read_chunk(path)]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -207,6 +240,8 @@ form.filters select, form.filters input { font:inherit; padding:4px 6px; border:
 form.filters button { font:inherit; padding:4px 12px; border:1px solid #c3cad3; border-radius:6px;
   background:#fff; cursor:pointer; }
 #counts { margin:6px 0 10px; color:var(--muted); } #counts b { color:var(--fg); }
+nav.pager { display:flex; gap:14px; align-items:center; margin:0 0 8px; font-size:13px; }
+nav.pager #page-info { color:var(--muted); }
 table.episodes { width:100%; border-collapse:collapse; background:#fff; border:1px solid var(--line);
   border-radius:10px; overflow:hidden; }
 table.episodes th { text-align:left; font-size:12px; color:var(--muted); background:#f0f3f7;
@@ -311,17 +346,29 @@ INDEX_JS = r"""
   var ctl = {};
   keys.forEach(function (k) { ctl[k] = document.getElementById('f-' + k); });
   var body = document.body;
-  var tbody = document.querySelector('#episodes tbody');
-  var rows = Array.prototype.slice.call(tbody.rows);
+  var table = document.getElementById('episodes');
+  var tbody = table.querySelector('tbody');
   var listView = document.getElementById('list'), epView = document.getElementById('episode');
   var epBody = document.getElementById('episode-body');
   var back = document.getElementById('back'), prev = document.getElementById('prev');
   var next = document.getElementById('next'), position = document.getElementById('position');
+  var pagePrev = document.getElementById('page-prev'), pageNext = document.getElementById('page-next');
+  var pageInfo = document.getElementById('page-info');
+  var PAGE = +table.dataset.page, LAYERS = JSON.parse(table.dataset.layers);
+  var FIELDS = JSON.parse(table.dataset.fields);
   var baseTitle = document.title;
-  var chunkOf = {};
-  rows.forEach(function (r) { chunkOf[r.dataset.ep] = +r.dataset.chunk; });
+  var rows = null;      // every episode's row (objects of FIELDS), in the table's order
+  var list = [];        // the rows the filters let through, in the table's order
+  var page = 1, sortCol = -1, sortAsc = true;
+  var chunkOf = {}, indexOf = {};
 
-  // ---- the list: filters (kept in the URL hash), counts, sorting
+  function esc(x) {
+    return String(x).replace(/[&<>"']/g, function (c) {
+      return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;'}[c];
+    });
+  }
+
+  // ---- the list: filters (kept in the URL hash), counts, sorting, a page of rows at a time
   function has(select, v) {
     return Array.prototype.some.call(select.options, function (o) { return o.value === v; });
   }
@@ -331,61 +378,123 @@ INDEX_JS = r"""
       if (k !== 'q' && !has(ctl[k], v)) v = '';
       ctl[k].value = v;
     });
+    page = Math.max(1, parseInt(p.get('page'), 10) || 1);
   }
-  function current() {
+  function current(withPage) {
     var p = new URLSearchParams();
     keys.forEach(function (k) { if (ctl[k].value) p.set(k, ctl[k].value); });
+    if (withPage && page > 1) p.set('page', page);
     return p.toString();
   }
   function link(ep, at) {  // the hash of an episode (and a step of it) under the current filters
-    var p = new URLSearchParams(current());
+    var p = new URLSearchParams(current(false));
     p.set('ep', ep);
     if (at) p.set('at', at);
     return '#' + p.toString();
   }
   function writeHash() {
-    var h = current();
+    var h = current(true);
     history.replaceState(null, '', h ? '#' + h : location.pathname + location.search);
+  }
+  var SORT = [
+    function (r) { return r.agent; }, function (r) { return r.task + '|' + r.variant; },
+    function (r) { return r.setting; }, function (r) { return r.run; },
+    function (r) { return r.outcome; }, function (r) { return r.steps; },
+    function (r) { return r.events; }, function (r) { return r.wall; },
+    function (r) { return r.error; }];
+  function ordered() {
+    if (sortCol < 0) return rows;
+    var key = SORT[sortCol];
+    var out = rows.slice();
+    out.sort(function (x, y) {  // stable: ties keep the table's order
+      var u = key(x), v = key(y);
+      var c = typeof u === 'number' ? u - v : String(u).localeCompare(String(v));
+      return (sortAsc ? c : -c) || (x.i - y.i);
+    });
+    return out;
+  }
+  function chip(s) {
+    if (s === 'clean') return '<span class="chip">clean</span>';
+    var layer = LAYERS[s] || '';
+    return '<span class="chip trap' + (layer ? ' layer-' + layer : '') + '" title="' + esc(layer) +
+      '">' + esc(s) + '</span>';
+  }
+  function rowHtml(r) {
+    var extra = r.outcome === 'failure' && r.score > 0 && r.score < 1 ? ' (' + r.score + ')' : '';
+    return '<tr data-agent="' + esc(r.agent) + '" data-setting="' + esc(r.setting) +
+      '" data-outcome="' + r.outcome + '" data-events="' + r.events + '" data-ep="' + esc(r.ep) +
+      '" data-chunk="' + r.chunk + '">' +
+      '<td>' + esc(r.agent) + '</td>' +
+      '<td><a class="open" href="#ep=' + esc(r.ep) + '">' + esc(r.task) + '</a> <span class="muted">#' +
+      esc(r.variant) + '</span></td>' +
+      '<td>' + chip(r.setting) + '</td>' +
+      '<td class="num">' + r.run + '</td>' +
+      '<td><span class="badge o-' + r.outcome + '">' + r.outcome + extra + '</span></td>' +
+      '<td class="num">' + r.steps + ' / ' + r.budget + '</td>' +
+      '<td class="num">' + (r.events ? r.events : '\u2013') + '</td>' +
+      '<td class="num">' + r.wall.toFixed(2) + '</td>' +
+      '<td class="err" title="' + esc(r.error) + '">' + esc(r.error) + '</td></tr>';
+  }
+  function pages() { return Math.max(1, Math.ceil(list.length / PAGE)); }
+  function pageHref(n) {
+    var saved = page;
+    page = n;
+    var h = current(true);
+    page = saved;
+    return '#' + h;
+  }
+  function render() {
+    page = Math.min(page, pages());
+    var from = (page - 1) * PAGE, to = Math.min(list.length, from + PAGE);
+    tbody.innerHTML = list.slice(from, to).map(rowHtml).join('');
+    pageInfo.textContent = list.length ? 'rows ' + (from + 1) + '\u2013' + to + ' of ' + list.length +
+      ' (page ' + page + ' of ' + pages() + ')' : 'no rows';
+    pagePrev.hidden = page <= 1;
+    pageNext.hidden = page >= pages();
+    if (!pagePrev.hidden) pagePrev.setAttribute('href', pageHref(page - 1));
+    if (!pageNext.hidden) pageNext.setAttribute('href', pageHref(page + 1));
+    body.setAttribute('data-page', page);
+    if (body.getAttribute('data-rows-state') !== 'ready') {  // the page is usable from here
+      body.setAttribute('data-rows-ms', Math.round(performance.now()));
+      body.setAttribute('data-rows-state', 'ready');
+    }
   }
   function apply() {
     var a = ctl.agent.value, s = ctl.setting.value, o = ctl.outcome.value;
     var q = ctl.q.value.trim().toLowerCase();
     var n = {shown: 0, success: 0, failure: 0, error: 0};
-    rows.forEach(function (r) {
-      var d = r.dataset;
+    list = ordered().filter(function (d) {
       var ok = (!a || d.agent === a) && (!o || d.outcome === o) &&
         (!s || (s === '*trap' ? d.setting !== 'clean' :
-                s === '*fired' ? d.events !== '0' : d.setting === s)) &&
+                s === '*fired' ? d.events !== 0 : d.setting === s)) &&
         (!q || d.search.indexOf(q) >= 0);
-      r.hidden = !ok;
       if (ok) { n.shown += 1; n[d.outcome] += 1; }
+      return ok;
     });
     Object.keys(n).forEach(function (k) { document.getElementById('n-' + k).textContent = n[k]; });
     body.setAttribute('data-shown', n.shown);
-    body.setAttribute('data-filter', current());
+    body.setAttribute('data-filter', current(false));
+    render();
   }
   keys.forEach(function (k) {
-    ctl[k].addEventListener(k === 'q' ? 'input' : 'change', function () { writeHash(); apply(); });
+    ctl[k].addEventListener(k === 'q' ? 'input' : 'change', function () {
+      page = 1; writeHash(); apply();
+    });
   });
   document.getElementById('f-reset').addEventListener('click', function (e) {
     e.preventDefault();
     keys.forEach(function (k) { ctl[k].value = ''; });
-    writeHash(); apply();
+    page = 1; writeHash(); apply();
   });
-  var ths = document.querySelectorAll('#episodes thead th');
+  var ths = table.querySelectorAll('thead th');
   Array.prototype.forEach.call(ths, function (th, col) {
     th.addEventListener('click', function () {
-      var asc = th.getAttribute('aria-sort') !== 'ascending';
+      if (!rows) return;
+      sortAsc = !(sortCol === col && sortAsc);
+      sortCol = col;
       Array.prototype.forEach.call(ths, function (t) { t.removeAttribute('aria-sort'); });
-      th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
-      var num = th.dataset.type === 'num';
-      rows.forEach(function (r, i) { r.dataset.order = i; });
-      rows.sort(function (x, y) {  // stable: ties keep the order they had
-        var u = x.cells[col].dataset.v, v = y.cells[col].dataset.v;
-        var c = num ? (parseFloat(u) - parseFloat(v)) : u.localeCompare(v);
-        return (asc ? c : -c) || (x.dataset.order - y.dataset.order);
-      });
-      rows.forEach(function (r) { tbody.appendChild(r); });
+      th.setAttribute('aria-sort', sortAsc ? 'ascending' : 'descending');
+      page = 1; writeHash(); apply();
     });
   });
   tbody.addEventListener('click', function (e) {  // open an episode, keeping the filters
@@ -468,16 +577,15 @@ INDEX_JS = r"""
     el.scrollIntoView();
   }
   function neighbours(key) {
-    var list = rows.filter(function (r) { return !r.hidden; });
-    var at = list.findIndex(function (r) { return r.dataset.ep === key; });
-    if (at < 0) { list = rows; at = rows.findIndex(function (r) { return r.dataset.ep === key; }); }
-    [[prev, list[at - 1]], [next, list[at + 1]]].forEach(function (x) {
+    var within = list, at = list.findIndex(function (r) { return r.ep === key; });
+    if (at < 0) { within = rows; at = rows.findIndex(function (r) { return r.ep === key; }); }
+    [[prev, within[at - 1]], [next, within[at + 1]]].forEach(function (x) {
       x[0].hidden = !x[1];
-      if (x[1]) x[0].setAttribute('href', link(x[1].dataset.ep));
+      if (x[1]) x[0].setAttribute('href', link(x[1].ep));
     });
-    position.textContent = at >= 0 ? 'episode ' + (at + 1) + ' of ' + list.length : '';
-    var h = current();
-    back.setAttribute('href', '#' + h);
+    position.textContent = at >= 0 ? 'episode ' + (at + 1) + ' of ' + within.length : '';
+    if (within === list && at >= 0) page = Math.floor(at / PAGE) + 1;  // back to the page it is on
+    back.setAttribute('href', '#' + current(true));
   }
   function openEpisode(key, at) {
     if (epView.hidden) listScroll = window.scrollY;
@@ -544,41 +652,42 @@ INDEX_JS = r"""
   });
 
   function route() {
+    if (!rows) return;
     var p = new URLSearchParams(location.hash.replace(/^#/, ''));
     readHash(p);
     apply();
     if (p.get('ep')) openEpisode(p.get('ep'), p.get('at') || ''); else showList();
   }
   window.addEventListener('hashchange', route);
-  route();
+
+  // ---- the rows: one data file, read when the page opens
+  body.setAttribute('data-rows-state', 'loading');
+  function rowsFailed(why) {
+    body.setAttribute('data-rows-state', 'error');
+    tbody.innerHTML = '<tr><td colspan="9" class="error-box"></td></tr>';
+    tbody.querySelector('td').textContent = 'Could not load the episodes’ rows: ' + why;
+  }
+  window.antrapRows = function (b64) {
+    if (!window.DecompressionStream) {
+      rowsFailed('this browser cannot inflate the viewer’s data (it needs DecompressionStream)');
+      return;
+    }
+    inflate(b64).then(function (text) {
+      rows = JSON.parse(text).map(function (values, i) {
+        var r = {i: i};
+        FIELDS.forEach(function (f, j) { r[f] = values[j]; });
+        chunkOf[r.ep] = r.chunk;
+        return r;
+      });
+      route();
+    }, function (err) { rowsFailed('viewer/data/rows.js is damaged: ' + err); });
+  };
+  var rowsScript = document.createElement('script');
+  rowsScript.src = 'data/rows.js';
+  rowsScript.onerror = function () { rowsFailed('could not read viewer/data/rows.js'); };
+  document.head.appendChild(rowsScript);
 })();
 """
-
-
-def _row(r: dict[str, Any], key: str, chunk: int) -> str:
-    o = outcome(r)
-    setting = str(r.get("setting"))
-    events = r.get("traps") or []
-    steps, budget = int(_num(r.get("steps"))), int(_num(r.get("budget")))
-    wall = _num(r.get("wall_s"))
-    err = str(r.get("error") or "")
-    search = " ".join(str(r.get(k) or "") for k in ("id", "task", "goal", "answer", "error")).lower()
-    variant = r.get("variant")
-    cells = [
-        f'<td data-v="{esc(r.get("agent"))}">{esc(r.get("agent"))}</td>',
-        f'<td data-v="{esc(r.get("task"))}|{esc(variant)}"><a class="open" href="#ep={esc(key)}">'
-        f'{esc(r.get("task"))}</a> <span class="muted">#{esc(variant)}</span></td>',
-        f'<td data-v="{esc(setting)}">{_setting_chip(setting)}</td>',
-        f'<td class="num" data-v="{int(_num(r.get("run")))}">{esc(r.get("run"))}</td>',
-        f'<td data-v="{o}">{_badge(r)}</td>',
-        f'<td class="num" data-v="{steps}">{steps} / {budget}</td>',
-        f'<td class="num" data-v="{len(events)}">{len(events) if events else "–"}</td>',
-        f'<td class="num" data-v="{wall}">{wall:.2f}</td>',
-        f'<td class="err" data-v="{esc(err)}" title="{esc(err)}">{esc(err)}</td>',
-    ]
-    return (f'<tr data-agent="{esc(r.get("agent"))}" data-setting="{esc(setting)}" data-outcome="{o}" '
-            f'data-events="{len(events)}" data-ep="{esc(key)}" data-chunk="{chunk}" '
-            f'data-search="{esc(search)}">' + "".join(cells) + "</tr>")
 
 
 def _overview(records: list[dict[str, Any]], agents: list[str], settings: list[str]) -> str:
@@ -629,7 +738,8 @@ def index_page(records: list[dict[str, Any]], keys: list[str] | None = None,
              ("Outcome", "text"), ("Steps / budget", "num"), ("Trap events", "num"),
              ("Wall s", "num"), ("Error", "text")]
     thead = "".join(f'<th data-type="{t}">{esc(h)}</th>' for h, t in heads)
-    rows = "\n".join(_row(r, k, i // CHUNK) for i, (r, k) in enumerate(zip(records, keys)))
+    table_data = (f'data-page="{PAGE_ROWS}" data-fields="{esc(json.dumps(ROW_FIELDS))}" '
+                  f'data-layers="{esc(json.dumps(dict(LAYER_OF)))}"')
     body = f"""
 <section id="list">
 <h1>AnTrap trajectories</h1>
@@ -651,10 +761,10 @@ def index_page(records: list[dict[str, Any]], keys: list[str] | None = None,
 <span id="n-success">{totals["success"]}</span> success ·
 <span id="n-failure">{totals["failure"]}</span> failure ·
 <span id="n-error">{totals["error"]}</span> error</p>
-<table class="episodes" id="episodes"><thead><tr>{thead}</tr></thead>
-<tbody>
-{rows}
-</tbody></table>
+<nav class="pager"><a id="page-prev" href="#" hidden>‹ previous {PAGE_ROWS}</a>
+<span id="page-info">loading the rows…</span><a id="page-next" href="#" hidden>next {PAGE_ROWS} ›</a></nav>
+<table class="episodes" id="episodes" {table_data}><thead><tr>{thead}</tr></thead>
+<tbody></tbody></table>
 </section>
 <section id="episode" hidden>
 <nav class="top"><a id="back" href="#">← all episodes</a><span id="position"></span>

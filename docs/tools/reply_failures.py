@@ -2,7 +2,7 @@
 
     python docs/tools/reply_failures.py runs/table/seed0/eval-warm* runs/table/seed0/eval-clean*
 
-Reads each evaluation folder's `episodes.jsonl` and prints, per setting: episodes, the
+Reads each evaluation folder's episodes (`episodes.jsonl.gz`) and prints, per setting: episodes, the
 replies that did not parse into an action (of all steps), and the failed episodes that had
 at least one. It is how the per-subtype table's note on clean GRPO was worked out: under a
 trap the screens leave the warm start's training distribution, and a reply that does not
@@ -12,21 +12,18 @@ parse is a lost step.
 from __future__ import annotations
 
 import argparse
-import json
 from collections import defaultdict
 from pathlib import Path
 
 from antrap_gym.agents.policy import UNPARSEABLE
+from antrap_gym.eval import load_records
 
 
 def count(folder: Path) -> dict[str, dict[str, int]]:
     """{setting: {episodes, steps, unparseable, failed_with_unparseable}}."""
     out: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(
         ("episodes", "steps", "unparseable", "failed_with_unparseable"), 0))
-    for line in (folder / "episodes.jsonl").read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        ep = json.loads(line)
+    for ep in load_records(folder):
         steps = ep.get("trajectory") or []
         bad = sum(1 for s in steps if (s.get("action") or {}).get("action_type") == UNPARSEABLE)
         row = out[ep["setting"]]
@@ -39,7 +36,7 @@ def count(folder: Path) -> dict[str, dict[str, int]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folders", nargs="+", type=Path, help="evaluation folders (with episodes.jsonl)")
+    ap.add_argument("folders", nargs="+", type=Path, help="evaluation folders (with episodes.jsonl.gz)")
     args = ap.parse_args(argv)
     print("| evaluation | setting | episodes | unparseable replies / steps | failed episodes with one |")
     print("|---|---|---|---|---|")
