@@ -230,6 +230,8 @@ def record_summary(outcomes: list[dict]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--run", help="an existing run directory (default: run the main job now)")
+    ap.add_argument("--out", help="run the main job into this new folder and keep it (default: a "
+                    "temporary folder)")
     ap.add_argument("--check", metavar="DIR", help="compare README with this run; exit 1 if they differ")
     args = ap.parse_args(argv)
     if args.check:
@@ -243,6 +245,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.run:
         summary = json.loads((Path(args.run) / "summary.json").read_text())
         write_record(load_records(args.run), None)  # its wall time is not in the run
+    elif args.out:  # run it into a folder that is kept (to look at what it wrote)
+        summary, cost = run_main_job(Path(args.out))
+        write_record(load_records(args.out), cost)
+        for path in write_figures(json.loads(RUN.read_text())):
+            print(f"{path.relative_to(ROOT)}: the run's figures updated")
     else:
         with tempfile.TemporaryDirectory() as tmp:
             summary, cost = run_main_job(Path(tmp) / "run")
