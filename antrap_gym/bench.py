@@ -243,18 +243,26 @@ def _vector_rate(venv, flat: list[dict], n: int, k: int, count: int) -> tuple[fl
 
 
 def bench_vector(streams, workers=(1, 2), steps: int = 300, obs_mode: str = "text",
-                 repeats: int = 3) -> dict[str, Any]:
-    """Async vector env throughput with 1 and 2 worker processes (oracle actions).
+                 repeats: int = 3, phones: int = 0) -> dict[str, Any]:
+    """Vector env throughput with 1 and 2 worker processes (oracle actions).
 
+    phones=0: Gymnasium's AsyncVectorEnv, one env per worker (as many envs as workers).
+    phones=N: N phones in every case, spread over the workers (`PhoneGroupVectorEnv`,
+    the ids' vector entry point), so the workers' count is all that changes.
     For each worker count: one vector env, a warm-up, then `repeats` timed runs of
-    `steps` batched steps; the median steps/s with its spread, and the 2-over-1
+    `steps` batched steps; the median env steps/s with its spread, and the 2-over-1
     scaling of the medians."""
     env_id = "antrap/AndroidSim-Text-v0" if obs_mode == "text" else "antrap/AndroidSim-v0"
     flat = [a for _, _, acts in streams for a in acts]
+    tag = f"vector_{obs_mode}" + (f"_{phones}_phones" if phones else "")
     res: dict[str, Any] = {}
     medians = {}
-    for n in workers:
-        venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="async")
+    for w in workers:
+        n = phones or w
+        if phones:
+            venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", workers=w)
+        else:
+            venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="async")
         venv.reset(seed=list(range(n)))
         try:
             # warm-up (workers' caches, first screenshots), then the timed runs
@@ -268,12 +276,12 @@ def bench_vector(streams, workers=(1, 2), steps: int = 300, obs_mode: str = "tex
             venv.close(terminate=True)
             raise
         venv.close()
-        key = f"vector_{obs_mode}_steps_per_s_{n}_workers"
-        medians[n] = res[key] = statistics.median(rates)
+        key = f"{tag}_steps_per_s_{w}_workers"
+        medians[w] = res[key] = statistics.median(rates)
         res[key + "_spread"] = _spread(rates)
     if 1 in medians and len(medians) > 1:
         top = max(medians)
-        res[f"vector_{obs_mode}_scaling_{top}_over_1"] = medians[top] / medians[1]
+        res[f"{tag}_scaling_{top}_over_1"] = medians[top] / medians[1]
     return res
 
 
@@ -333,20 +341,34 @@ def bench_trap_overhead(streams, repeats: int = 21) -> dict[str, Any]:
     return out
 
 
-def run_all(quick: bool = False, suite: str = "antrap") -> dict[str, Any]:
+#: the groups of figures `run_all` measures (`antrap bench --only`)
+PARTS = ("steps", "snapshot", "reset", "memory", "vector", "traps")
+
+
+def run_all(quick: bool = False, suite: str = "antrap", only: list[str] | None = None) -> dict[str, Any]:
     from antrap_gym.tasks import get_suite
 
+    parts = set(only or PARTS)
     templates = list(get_suite(suite).templates)
     streams = record_streams(templates, 1 if quick else 3)
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                            "suite": suite}
-    out.update(bench_steps(streams, repeats=1 if quick else 3))
-    out.update(bench_snapshot())
-    out.update(bench_reset_by_apps(repeats=2 if quick else 5))
-    out.update(bench_memory(4 if quick else 8, repeats=2 if quick else 5))
-    for mode in ("text", "screenshot"):
-        out.update(bench_vector(streams, steps=100 if quick else 300, obs_mode=mode,
-                                repeats=2 if quick else 5))
-    out.update(bench_trap_overhead(streams, repeats=3 if quick else 21))
+    if "steps" in parts:
+        out.update(bench_steps(streams, repeats=1 if quick else 3))
+    if "snapshot" in parts:
+        out.update(bench_snapshot())
+    if "reset" in parts:
+        out.update(bench_reset_by_apps(repeats=2 if quick else 5))
+    if "memory" in parts:
+        out.update(bench_memory(4 if quick else 8, repeats=2 if quick else 5))
+    if "vector" in parts:
+        for mode in ("text", "screenshot"):
+            batches = 100 if quick else 300
+            out.update(bench_vector(streams, steps=batches, obs_mode=mode, repeats=2 if quick else 5))
+            # 8 phones: a batch is 8 env steps, so a quarter of the batches (twice the steps)
+            out.update(bench_vector(streams, steps=batches // 4, obs_mode=mode,
+                                    repeats=2 if quick else 5, phones=8))
+    if "traps" in parts:
+        out.update(bench_trap_overhead(streams, repeats=3 if quick else 21))
     out["targets"] = TARGETS
     return out

@@ -7,6 +7,7 @@ from typing import Any
 from gymnasium.envs.registration import register, registry
 
 FACTORY = "antrap_gym.registration:make_env"
+VECTOR_FACTORY = "antrap_gym.registration:make_phone_vec"
 
 
 def make_env(traps: Any = None, verify_solvable: bool = False, budget_factor: float | None = None,
@@ -27,6 +28,23 @@ def make_env(traps: Any = None, verify_solvable: bool = False, budget_factor: fl
     return env
 
 
+def make_phone_vec(num_envs: int = 1, *, workers: int | None = None, copy: bool = True,
+                   timeout_s: float | None = None, max_episode_steps: int | None = None,
+                   **env_kwargs: Any):
+    """`num_envs` environments (`make_env(**env_kwargs)`) in `workers` processes, many phones
+    to a process (`antrap_gym.env.vector.PhoneGroupVectorEnv`): the vector entry point of
+    the simulated ids, `gym.make_vec(id, n, vectorization_mode="vector_entry_point",
+    workers=2)`. `max_episode_steps` is refused: a task's budget is the episode's limit."""
+    import functools
+
+    from antrap_gym.env.vector import DEFAULT_TIMEOUT_S, PhoneGroupVectorEnv
+
+    if max_episode_steps is not None:
+        raise ValueError("max_episode_steps does not apply: each task's step budget ends its episodes")
+    return PhoneGroupVectorEnv([functools.partial(make_env, **env_kwargs)] * num_envs, workers,
+                               copy=copy, timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
+
+
 def register_envs() -> None:
     from antrap_gym.traps.taxonomy import LAYERS, TRAP_TYPES, camel
 
@@ -43,7 +61,8 @@ def register_envs() -> None:
     specs["antrap/AndroidSim-AllTraps-v0"] = {"traps": ["all"]}
     for env_id, kwargs in specs.items():
         if env_id not in registry:
-            register(id=env_id, entry_point=FACTORY, kwargs=kwargs, disable_env_checker=True)
+            register(id=env_id, entry_point=FACTORY, kwargs=kwargs, disable_env_checker=True,
+                     vector_entry_point=VECTOR_FACTORY)
     # a real phone or emulator over ADB: `device="adb:SERIAL"` picks one (default: the only
     # one attached); the portable tasks, any traps; not deterministic (real time, real apps)
     adb_specs: dict[str, dict[str, Any]] = {

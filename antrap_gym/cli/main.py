@@ -104,7 +104,7 @@ def steps_range(low: int, high: int) -> str:
 def _bench(args: argparse.Namespace) -> int:
     from antrap_gym.bench import run_all
 
-    res = run_all(quick=args.quick, suite=args.suite)
+    res = run_all(quick=args.quick, suite=args.suite, only=args.only)
     if args.json:
         print(json.dumps(res, indent=1))
         return 0
@@ -190,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true", help="fewer repeats (seconds, not minutes)")
     b.add_argument("--suite", default="antrap",
                    help="the suite whose oracle action stream is replayed (default: antrap)")
+    b.add_argument("--only", action="append", choices=("steps", "snapshot", "reset", "memory", "vector",
+                                                        "traps"),
+                   help="measure only these groups of figures (repeatable; default: all)")
     b.set_defaults(fn=_bench)
     return p
 
