@@ -90,7 +90,6 @@ class PhoneGroupVectorEnv(VectorEnv):
             child.close()
             self._pipes.append(parent)
             self._processes.append(proc)
-        self.closed = False
 
     # --- the vector API ---------------------------------------------------------------------
     def reset(self, *, seed: int | list[int | None] | None = None,
@@ -177,12 +176,6 @@ class PhoneGroupVectorEnv(VectorEnv):
         if failure is not None:
             raise VectorWorkerError(failure)
         return out
-
-    def close(self, **kwargs: Any) -> None:
-        if getattr(self, "closed", True):
-            return
-        self.close_extras(**kwargs)
-        self.closed = True
 
 
 def _group_worker(indices: list[int], env_fns: list[CloudpickleWrapper], pipe: Any, parent: Any,

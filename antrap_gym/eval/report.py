@@ -17,8 +17,8 @@ from antrap_gym.eval.setups import CONFIG_FILE, REPORT_FILE, differences, run_se
 from antrap_gym.eval.store import (
     EPISODES_FILE,
     PLAIN_EPISODES_FILE,
+    episodes_file,
     fresh_run_dir,
-    has_episodes,
     load_records,
     write_records,
 )
@@ -355,7 +355,7 @@ def report(dirs: list[str | Path], out: str | Path | None = None,
     if not sources:
         raise ReportError("no runs to merge")
     for d in sources:
-        if not has_episodes(d):
+        if not episodes_file(d).is_file():
             raise ReportError(f"{d} has no {EPISODES_FILE}")
     setup, mixed = _setup_problems(sources)
     if mixed and not allow_mixed:

@@ -52,12 +52,6 @@ def episodes_file(run_dir: str | Path) -> Path:
     return d / EPISODES_FILE
 
 
-def has_episodes(run_dir: str | Path) -> bool:
-    """Whether a folder holds an episodes file of either kind."""
-    d = Path(run_dir)
-    return (d / EPISODES_FILE).is_file() or (d / PLAIN_EPISODES_FILE).is_file()
-
-
 def _compressed(path: Path) -> bool:
     return path.suffix == ".gz"
 
@@ -173,7 +167,7 @@ class EpisodeStore:
         if not gone:
             return []
         keep = [r for r in self.records if r["id"] not in ids]
-        self._finish()
+        self.close()
         with (self.path.parent / "retried.jsonl").open("a", encoding="utf-8") as f:
             for r in gone:
                 f.write(_line(r))
@@ -192,15 +186,12 @@ class EpisodeStore:
         self._f.flush()
         self.records.append(record)
 
-    def _finish(self) -> None:
-        """End the gzip member being written and close the file."""
+    def close(self) -> None:
+        """End the gzip member being written (if any) and close the file."""
         if self._z is not None:
             self._f.write(self._z.flush())
             self._z = None
         self._f.close()
-
-    def close(self) -> None:
-        self._finish()
 
 
 def load_records(path: str | Path) -> list[dict[str, Any]]:

@@ -148,16 +148,21 @@ def write_viewer(records: list[dict[str, Any]], out: str | Path) -> Path:
     (root / ROWS_FILE).write_text(rows_script(rows), encoding="utf-8")
     plots = [p for p in PLOTS if (out / p).exists()]
     index = root / "index.html"
-    index.write_text(index_page(order, keys, plots, agents), encoding="utf-8")
+    index.write_text(index_page(order, plots, agents), encoding="utf-8")
     return index
 
 
+def _data_script(call: str, data: Any) -> str:
+    """`call("<base64 of zlib of JSON data>");`: a script, not JSON, so that a page opened
+    from file:// can load it; compressed, because what it holds repeats itself."""
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return f'{call}"{base64.b64encode(zlib.compress(payload, 6)).decode("ascii")}");\n'
+
+
 def chunk_script(n: int, episodes: list[list[str]]) -> str:
-    """A data file: `antrapChunk(n, "<base64 of zlib of JSON [[key, title, html], ...]>")`.
-    A script, not JSON, so that a page opened from file:// can load it; compressed,
-    because the views' HTML repeats itself (~15x smaller)."""
-    payload = json.dumps(episodes, ensure_ascii=False, separators=(",", ":")).encode()
-    return f'antrapChunk({n}, "{base64.b64encode(zlib.compress(payload, 6)).decode("ascii")}");\n'
+    """A data file: `antrapChunk(n, "<base64 of zlib of JSON [[key, title, html], ...]>")`
+    (the views' HTML compresses ~15x)."""
+    return _data_script(f"antrapChunk({n}, ", episodes)
 
 
 def read_chunk(path: str | Path) -> list[list[str]]:
@@ -184,8 +189,7 @@ def row_data(r: dict[str, Any], key: str, chunk: int) -> list[Any]:
 def rows_script(rows: list[list[Any]]) -> str:
     """The table's rows as a data file, `antrapRows("<base64 of zlib of JSON>")`: the page
     renders a page of them at a time, so a run of tens of thousands of episodes opens at once."""
-    payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode()
-    return f'antrapRows("{base64.b64encode(zlib.compress(payload, 6)).decode("ascii")}");\n'
+    return _data_script("antrapRows(", rows)
 
 
 def read_rows(path: str | Path) -> list[dict[str, Any]]:
@@ -354,13 +358,13 @@ INDEX_JS = r"""
   var next = document.getElementById('next'), position = document.getElementById('position');
   var pagePrev = document.getElementById('page-prev'), pageNext = document.getElementById('page-next');
   var pageInfo = document.getElementById('page-info');
-  var PAGE = +table.dataset.page, LAYERS = JSON.parse(table.dataset.layers);
+  var PAGE = +table.dataset.page, CHIPS = JSON.parse(table.dataset.chips);
   var FIELDS = JSON.parse(table.dataset.fields);
   var baseTitle = document.title;
   var rows = null;      // every episode's row (objects of FIELDS), in the table's order
   var list = [];        // the rows the filters let through, in the table's order
   var page = 1, sortCol = -1, sortAsc = true;
-  var chunkOf = {}, indexOf = {};
+  var chunkOf = {};
 
   function esc(x) {
     return String(x).replace(/[&<>"']/g, function (c) {
@@ -380,20 +384,20 @@ INDEX_JS = r"""
     });
     page = Math.max(1, parseInt(p.get('page'), 10) || 1);
   }
-  function current(withPage) {
+  function current(pageNo) {  // the filters' hash, on page `pageNo` (none: the first)
     var p = new URLSearchParams();
     keys.forEach(function (k) { if (ctl[k].value) p.set(k, ctl[k].value); });
-    if (withPage && page > 1) p.set('page', page);
+    if (pageNo > 1) p.set('page', pageNo);
     return p.toString();
   }
   function link(ep, at) {  // the hash of an episode (and a step of it) under the current filters
-    var p = new URLSearchParams(current(false));
+    var p = new URLSearchParams(current());
     p.set('ep', ep);
     if (at) p.set('at', at);
     return '#' + p.toString();
   }
   function writeHash() {
-    var h = current(true);
+    var h = current(page);
     history.replaceState(null, '', h ? '#' + h : location.pathname + location.search);
   }
   var SORT = [
@@ -413,12 +417,6 @@ INDEX_JS = r"""
     });
     return out;
   }
-  function chip(s) {
-    if (s === 'clean') return '<span class="chip">clean</span>';
-    var layer = LAYERS[s] || '';
-    return '<span class="chip trap' + (layer ? ' layer-' + layer : '') + '" title="' + esc(layer) +
-      '">' + esc(s) + '</span>';
-  }
   function rowHtml(r) {
     var extra = r.outcome === 'failure' && r.score > 0 && r.score < 1 ? ' (' + r.score + ')' : '';
     return '<tr data-agent="' + esc(r.agent) + '" data-setting="' + esc(r.setting) +
@@ -427,7 +425,7 @@ INDEX_JS = r"""
       '<td>' + esc(r.agent) + '</td>' +
       '<td><a class="open" href="#ep=' + esc(r.ep) + '">' + esc(r.task) + '</a> <span class="muted">#' +
       esc(r.variant) + '</span></td>' +
-      '<td>' + chip(r.setting) + '</td>' +
+      '<td>' + CHIPS[r.setting] + '</td>' +
       '<td class="num">' + r.run + '</td>' +
       '<td><span class="badge o-' + r.outcome + '">' + r.outcome + extra + '</span></td>' +
       '<td class="num">' + r.steps + ' / ' + r.budget + '</td>' +
@@ -436,13 +434,6 @@ INDEX_JS = r"""
       '<td class="err" title="' + esc(r.error) + '">' + esc(r.error) + '</td></tr>';
   }
   function pages() { return Math.max(1, Math.ceil(list.length / PAGE)); }
-  function pageHref(n) {
-    var saved = page;
-    page = n;
-    var h = current(true);
-    page = saved;
-    return '#' + h;
-  }
   function render() {
     page = Math.min(page, pages());
     var from = (page - 1) * PAGE, to = Math.min(list.length, from + PAGE);
@@ -451,8 +442,8 @@ INDEX_JS = r"""
       ' (page ' + page + ' of ' + pages() + ')' : 'no rows';
     pagePrev.hidden = page <= 1;
     pageNext.hidden = page >= pages();
-    if (!pagePrev.hidden) pagePrev.setAttribute('href', pageHref(page - 1));
-    if (!pageNext.hidden) pageNext.setAttribute('href', pageHref(page + 1));
+    if (!pagePrev.hidden) pagePrev.setAttribute('href', '#' + current(page - 1));
+    if (!pageNext.hidden) pageNext.setAttribute('href', '#' + current(page + 1));
     body.setAttribute('data-page', page);
     if (body.getAttribute('data-rows-state') !== 'ready') {  // the page is usable from here
       body.setAttribute('data-rows-ms', Math.round(performance.now()));
@@ -473,7 +464,7 @@ INDEX_JS = r"""
     });
     Object.keys(n).forEach(function (k) { document.getElementById('n-' + k).textContent = n[k]; });
     body.setAttribute('data-shown', n.shown);
-    body.setAttribute('data-filter', current(false));
+    body.setAttribute('data-filter', current());
     render();
   }
   keys.forEach(function (k) {
@@ -585,7 +576,7 @@ INDEX_JS = r"""
     });
     position.textContent = at >= 0 ? 'episode ' + (at + 1) + ' of ' + within.length : '';
     if (within === list && at >= 0) page = Math.floor(at / PAGE) + 1;  // back to the page it is on
-    back.setAttribute('href', '#' + current(true));
+    back.setAttribute('href', '#' + current(page));
   }
   function openEpisode(key, at) {
     if (epView.hidden) listScroll = window.scrollY;
@@ -716,12 +707,10 @@ def _overview(records: list[dict[str, Any]], agents: list[str], settings: list[s
             f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
-def index_page(records: list[dict[str, Any]], keys: list[str] | None = None,
-               plots: list[str] | tuple[str, ...] = (), agents: list[str] | tuple[str, ...] = ()
-               ) -> str:
-    """The page: the table of every episode (in the order given: `write_viewer` sorts
-    them), with filters and counts, and the place an opened episode is shown."""
-    keys = keys if keys is not None else [episode_key(r) for r in records]
+def index_page(records: list[dict[str, Any]], plots: list[str] | tuple[str, ...] = (),
+               agents: list[str] | tuple[str, ...] = ()) -> str:
+    """The page: the overview, filters and counts of every episode, the table the page
+    draws from `viewer/data/rows.js`, and the place an opened episode is shown."""
     agents = _agents(records, agents)
     settings = _settings(records)
     totals = {o: sum(1 for r in records if outcome(r) == o) for o in OUTCOMES}
@@ -734,12 +723,12 @@ def index_page(records: list[dict[str, Any]], keys: list[str] | None = None,
     if plots:
         imgs = "".join(f'<img src="../{esc(p)}" alt="{esc(p)}">' for p in plots)
         plot_html = f'<details class="plots"><summary>plots</summary>{imgs}</details>'
-    heads = [("Agent", "text"), ("Task", "text"), ("Setting", "text"), ("Run", "num"),
-             ("Outcome", "text"), ("Steps / budget", "num"), ("Trap events", "num"),
-             ("Wall s", "num"), ("Error", "text")]
-    thead = "".join(f'<th data-type="{t}">{esc(h)}</th>' for h, t in heads)
+    heads = ["Agent", "Task", "Setting", "Run", "Outcome", "Steps / budget", "Trap events", "Wall s",
+             "Error"]
+    thead = "".join(f"<th>{esc(h)}</th>" for h in heads)
+    chips = {s: _setting_chip(s) for s in settings}  # the rows' setting cells, as episode views draw them
     table_data = (f'data-page="{PAGE_ROWS}" data-fields="{esc(json.dumps(ROW_FIELDS))}" '
-                  f'data-layers="{esc(json.dumps(dict(LAYER_OF)))}"')
+                  f'data-chips="{esc(json.dumps(chips))}"')
     body = f"""
 <section id="list">
 <h1>AnTrap trajectories</h1>
