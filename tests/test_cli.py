@@ -68,18 +68,20 @@ def test_bench_json_has_the_required_figures():
 # antrap eval / report
 
 def _image_sources(viewer: Path) -> list[Path]:
-    """Every <img src> of the viewer -- its page and every episode's view (viewer/data/*.js) --
-    resolved against the page's folder."""
+    """Every image the viewer shows -- its page's and every episode's frames (the records in
+    viewer/data/NNN.js name them relative to the run folder, the page's parent) -- resolved."""
     import re
     from urllib.parse import unquote
 
     from antrap_gym.eval.viewer import read_chunk
 
-    texts = [page.read_text(encoding="utf-8") for page in sorted(viewer.glob("*.html"))]
-    chunks = sorted((viewer / "data").glob("[0-9]*.js"))  # the episodes' views, not the rows
-    texts += [view for chunk in chunks for _, _, view in read_chunk(chunk)]
-    return [(viewer / unquote(src)).resolve() for text in texts
-            for src in re.findall(r'<img src="([^"]+)"', text)]
+    texts = [re.sub(r"<script>.*?</script>", "", page.read_text(encoding="utf-8"), flags=re.S)
+             for page in sorted(viewer.glob("*.html"))]  # the page's markup, not its renderer
+    srcs = [unquote(src) for text in texts for src in re.findall(r'<img src="([^"]+)"', text)]
+    chunks = sorted((viewer / "data").glob("[0-9]*.js"))  # the episodes' records, not the rows
+    srcs += ["../" + f for chunk in chunks for _, record in read_chunk(chunk)
+             for f in (record.get("screens") or {}).get("files", [])]
+    return [(viewer / src).resolve() for src in srcs]
 
 
 def test_report_merges_two_runs_into_a_new_directory_with_their_screenshots(tmp_path):

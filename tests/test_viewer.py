@@ -28,8 +28,8 @@ from antrap_gym.eval.viewer import (
     CHUNK,
     PAGE_ROWS,
     ROWS_FILE,
+    VIEW_FIELDS,
     chunk_name,
-    episode_html,
     episode_key,
     outcome,
     read_chunk,
@@ -75,6 +75,16 @@ def open_episode(tmp: Path, viewer: Path, key: str, extra: str = "") -> tuple[st
     assert body.get("data-episode") == key, body
     assert body.get("data-episode-state") == "ready", body
     return text, dom
+
+
+def episode_body(text: str) -> str:
+    """The view an opened episode's page shows (the inside of its `#episode-body`)."""
+    return text.split('<div id="episode-body">', 1)[1].rsplit("</section>", 1)[0]
+
+
+def view_of(tmp: Path, viewer: Path, r: dict[str, Any]) -> str:
+    """Episode `r`'s view, as the viewer in `viewer` renders it in Chromium."""
+    return episode_body(open_episode(tmp, viewer, episode_key(r))[0])
 
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -167,64 +177,79 @@ def expected_order(records: list[dict[str, Any]]) -> list[str]:
 
 def test_viewer_is_one_page_and_a_few_data_files(run_dir: Path, records: list[dict[str, Any]]) -> None:
     """No page per episode: index.html, the table's rows in one data file, and one data file
-    per CHUNK episodes' views, which between them hold every episode once, in the table's
-    order; every frame they name exists."""
+    per CHUNK episodes' records (what their views show), which between them hold every
+    episode once, a task instance's episodes together; each row names the file holding its
+    episode; every frame they name exists."""
     root = run_dir / "viewer"
     assert len(records) == 198
     assert sorted(p.name for p in root.iterdir()) == ["data", "index.html"]
     chunks = sorted(p for p in (root / "data").iterdir() if p.name != Path(ROWS_FILE).name)
     assert [p.name for p in chunks] == [Path(chunk_name(n)).name for n in range(math.ceil(198 / CHUNK))]
     held = [e[0] for c in chunks for e in read_chunk(c)]
+    assert all(len(e) == 2 for c in chunks for e in read_chunk(c))
     by_key = {episode_key(r): r for r in records}
     key_of = {r["id"]: episode_key(r) for r in records}
-    assert held == [key_of[i] for i in expected_order(records)]  # each once, in the table's order
+    table = [key_of[i] for i in expected_order(records)]
+    assert sorted(held) == sorted(table) and len(set(held)) == len(held)  # each once
+    instance = {episode_key(r): (r["task"], r["variant"], r["run"]) for r in records}
+    assert [instance[k] for k in held] == sorted(instance[k] for k in held)  # an instance together
+    assert [k for k in held if instance[k] == instance[held[0]]] == \
+        [k for k in table if instance[k] == instance[held[0]]]  # in the table's order within it
     rows = read_rows(root / ROWS_FILE)
-    assert [row["ep"] for row in rows] == held  # the table's rows: every episode, in that order
-    assert all(row["chunk"] == n // CHUNK for n, row in enumerate(rows))
+    assert [row["ep"] for row in rows] == table  # the table's rows: every episode, in its order
+    file_of = {e[0]: n for n, c in enumerate(chunks) for e in read_chunk(c)}
+    assert all(row["chunk"] == file_of[row["ep"]] for row in rows)
     html = (root / "index.html").read_text()
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
     assert not any(k in html for k in held)  # the rows are data, drawn by the page a page at a time
     for c in chunks:
-        for key, _, view in read_chunk(c):
-            srcs = re.findall(r'<img src="\.\./([^"]+)"', view)
-            assert srcs == by_key[key]["screens"]["files"]
-            for f in srcs:  # every referenced screenshot exists, by its relative path
+        for key, view in read_chunk(c):
+            r = by_key[key]
+            assert set(view) <= set(VIEW_FIELDS) and view["id"] == r["id"]
+            assert view["trajectory"] == r["trajectory"] and view["traps"] == r["traps"]
+            assert view.get("screens") == r.get("screens")
+            for f in (view.get("screens") or {}).get("files", []):  # every frame named exists
                 assert (run_dir / f).is_file(), f
 
 
+@needs_chromium
 def test_viewer_escapes_text_and_handles_missing_parts(records: list[dict[str, Any]], tmp_path: Path) -> None:
-    """Goals, thoughts, raw output and errors are escaped; episodes without screens or steps
-    (a crashed episode) still get a view."""
+    """Goals, thoughts, raw output and errors are shown as text, never run or parsed as markup,
+    in the list and in a view; episodes without screens or steps (a crashed episode) still
+    get a view; a record holding what JSON cannot (NaN) still opens."""
     r = copy.deepcopy(trapped_episode(records))
     r["id"] = "evil|<b>x</b>"
     r["goal"] = '<script>document.title="pwned"</script>'
     r["trajectory"][0]["thought"] = "<img src=x onerror=\"document.title='pwned'\">"
     r["trajectory"][0]["raw"] = '</pre><script>document.title="pwned"</script>'
     r["trajectory"][1]["error"] = "<b>bad</b>"
+    r["wall_s"] = float("nan")
     del r["screens"]
     crashed = error_record(EpisodeSpec(AgentSpec.make("oracle"), "Task<x>", 0, "loop", 0),
                            "RuntimeError: <boom>", "Traceback <tb>", 1.0)
     index = write_viewer([r, crashed], tmp_path)
-    view = episode_html(r)
-    assert "<script>document" not in view and "<img src=x" not in view and "<b>bad" not in view
-    assert "&lt;script&gt;document.title=&quot;pwned&quot;" in view
-    assert "&lt;b&gt;bad&lt;/b&gt;" in view
-    assert view.count('<article class="step') == len(r["trajectory"])
-    assert '<img src="' not in view and "No screenshots were kept" in view
-    err_view = episode_html(crashed)
-    assert "RuntimeError: &lt;boom&gt;" in err_view and "No steps were taken" in err_view
     assert len(read_rows(tmp_path / "viewer" / ROWS_FILE)) == 2
-    if Path(CHROMIUM).exists():  # nothing from the record runs as script, in the list or a view
-        listed = dump_dom(tmp_path, index)
-        assert len(rows_of(Dom(listed))) == 2
-        assert "RuntimeError: &lt;boom&gt;" in listed and "Task&lt;x&gt;" in listed
-        assert "<boom>" not in listed and "<x>" not in listed
-        text, _ = open_episode(tmp_path, tmp_path / "viewer", episode_key(r))
-        title = text.split("<title>")[1].split("</title>")[0]
-        assert title.startswith(r["task"]) and "pwned" not in title
-        assert '&lt;script&gt;document.title="pwned"&lt;/script&gt;' in text  # shown as text
-        text, _ = open_episode(tmp_path, tmp_path / "viewer", episode_key(crashed))
-        assert "RuntimeError: &lt;boom&gt;" in text and "No steps were taken" in text
+    listed = dump_dom(tmp_path, index)
+    assert len(rows_of(Dom(listed))) == 2
+    assert "RuntimeError: &lt;boom&gt;" in listed and "Task&lt;x&gt;" in listed
+    assert "<boom>" not in listed and "<x>" not in listed
+    text, dom = open_episode(tmp_path, tmp_path / "viewer", episode_key(r))
+    title = text.split("<title>")[1].split("</title>")[0]
+    assert title.startswith(r["task"]) and "pwned" not in title
+    view = episode_body(text)
+    assert "<script" not in view and "<img src=x" not in view and "<b>bad" not in view
+    assert '&lt;script&gt;document.title="pwned"&lt;/script&gt;' in view  # shown as text
+    assert "&lt;img src=x onerror=" in view and "&lt;/pre&gt;&lt;script&gt;" in view
+    assert "&lt;b&gt;bad&lt;/b&gt;" in view
+    assert "evil|&lt;b&gt;x&lt;/b&gt;" in view
+    assert len([a for a in dom.find("article", "step") if a.get("id", "").startswith("step-")]) \
+        == len(r["trajectory"])
+    assert "<img" not in view and "No screenshots were kept" in view
+    assert "Wall time</dt><dd>0.00 s" in view  # NaN is not a time
+    text, _ = open_episode(tmp_path, tmp_path / "viewer", episode_key(crashed))
+    view = episode_body(text)
+    assert "RuntimeError: &lt;boom&gt;" in view and "No steps were taken" in view
+    assert "Traceback &lt;tb&gt;" in view
 
 
 # ------------------------------------------------------------------------------------------------
@@ -308,7 +333,8 @@ def test_a_missing_data_file_is_reported_not_blank(run_dir: Path, records: list[
 
 
 @needs_chromium
-def test_action_overlays_follow_the_action(records: list[dict[str, Any]]) -> None:
+def test_action_overlays_follow_the_action(run_dir: Path, records: list[dict[str, Any]],
+                                           tmp_path: Path) -> None:
     """A tap is a circle at its device coordinates, a scroll an arrow, an app launch a caption."""
     def first(kind: str) -> tuple[dict[str, Any], int]:
         for r in records:
@@ -321,7 +347,7 @@ def test_action_overlays_follow_the_action(records: list[dict[str, Any]]) -> Non
     for kind, drawn in (("click", "point"), ("scroll", "arrow"), ("open_app", "caption"),
                         ("input_text", "text")):
         r, i = first(kind)
-        html = episode_html(r)
+        html = view_of(tmp_path, run_dir / "viewer", r)
         block = html.split(f'id="step-{r["trajectory"][i]["step"]}"')[1].split("</article>")[0]
         assert f'data-kind="{drawn}"' in block, (kind, block[:500])
         a = r["trajectory"][i]["action"]
@@ -558,14 +584,15 @@ def _arrow_geometry(svg: str) -> tuple[tuple[float, float], tuple[float, float],
     return (x1, y1), (x2, y2), (float(tip.group(1)), float(tip.group(2)))
 
 
-def test_swipe_arrows_follow_the_finger(swipe_record: tuple[Path, dict[str, Any]]) -> None:
+@needs_chromium
+def test_swipe_arrows_follow_the_finger(swipe_record: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
     """A drag is an arrow from (x, y) to (x2, y2); a swipe by direction is an arrow the way the
     finger moved (up: towards the top, left: towards the left edge)."""
     from tests.faulty_agents import SWIPES
 
     out, r = swipe_record
     assert [s["action"] for s in r["trajectory"]] == list(SWIPES)
-    html = episode_html(r)
+    html = view_of(tmp_path, out / "viewer", r)
     w, h = r["screen_size"]
     for s in r["trajectory"][:4]:
         svg = _step_svg(html, s["step"])
@@ -597,7 +624,7 @@ def test_swipe_arrows_render_where_they_point(swipe_record: tuple[Path, dict[str
     size: the arrow's colour lies along the finger's path and at its head, and not on the
     path the other way."""
     out, r = swipe_record
-    html = episode_html(r)
+    html = view_of(tmp_path, out / "viewer", r)
     w, h = r["screen_size"]
     scale = 0.25
     pw, ph = round(w * scale), round(h * scale)

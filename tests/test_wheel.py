@@ -73,6 +73,9 @@ def test_eval_and_training_run_from_a_project_with_its_own_tasks_and_training(in
     out = _run([str(bin_ / "antrap"), "eval", "--suite", "antrap-mini", "--traps", "antrap",
                 "--agent", "oracle", "--out", "runs/eval"], user_project)
     assert "AnTrap" in out.stdout and (user_project / "runs/eval/summary.json").is_file()
+    # the viewer's style and scripts are package data, inlined into its page
+    page = (user_project / "runs/eval/viewer/index.html").read_text(encoding="utf-8")
+    assert "var antrapEpisode" in page and ".episode" in page
     _run([str(bin_ / "antrap"), "train", "sft", "--config", "smoke_cpu", "--out", "runs/sft",
           "--set", "sft.max_steps=2", "--set", "eval_after.enabled=false"], user_project)
     assert (user_project / "runs/sft/final/model.safetensors").is_file()
