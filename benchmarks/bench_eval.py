@@ -4,13 +4,13 @@
     python benchmarks/bench_eval.py --repeats 5 --main-repeats 2 --json
 
 - oracle episodes/s through `antrap_gym.eval.evaluate` with 1 and 2 worker
-  processes (the default suite, clean and under all ten traps: 2,508
-  episodes), each repeated for a median and a spread (min..max). The time is
+  processes (the default suite, clean and under all ten traps: 11 x the
+  suite's task instances), each repeated for a median and a spread (min..max). The time is
   the whole call: starting the workers, the episodes, writing episodes.jsonl.gz
   and the summary (plots and viewer off: they are timed by the main job);
 - the wall time of the main job, `antrap eval` with no arguments (oracle,
   replay and random on the default suite, clean and under all ten traps:
-  7,524 episodes, default workers = CPU count, plots and viewer included), as
+  23,463 episodes today, default workers = CPU count, plots and viewer included), as
   a user runs it: a fresh process, its output in a scratch directory.
 """
 

@@ -35,6 +35,7 @@ import pytest
 from antrap_gym.agents import OracleAgent
 from antrap_gym.device.adb import AdbDevice
 from antrap_gym.device.adbd import serve_in_thread
+from antrap_gym.device.protocol import Snapshot
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.registration import make_env
 from antrap_gym.rollout import run_episode
@@ -86,6 +87,22 @@ def lived_in() -> SimDevice:
     return dev
 
 
+_PHONES: dict[str, tuple[SimDevice, Snapshot]] = {}
+
+
+def phone(kind: str = "factory") -> SimDevice:
+    """A factory phone, or (`"lived_in"`) the lived-in one, as it was built: restored from a
+    snapshot taken when the process first asked for it (the simulated phone restores its
+    whole state exactly, in ~0.05 ms, where building one takes ~30 ms: 20 seeds x every
+    template)."""
+    if kind not in _PHONES:
+        dev = lived_in() if kind == "lived_in" else SimDevice()
+        _PHONES[kind] = (dev, dev.snapshot())
+    dev, snap = _PHONES[kind]
+    dev.restore(snap)
+    return dev
+
+
 def make(cls, seed: int):
     return cls(cls.generate_params(np.random.default_rng(seed)))
 
@@ -113,7 +130,7 @@ def check_params(cls, seeds=SEEDS) -> None:
 
 def check_setup_and_teardown(cls, seeds=STATE_SEEDS) -> None:
     for seed in seeds:
-        dev = lived_in() if seed % 2 else SimDevice()
+        dev = phone("lived_in" if seed % 2 else "factory")
         before = observable(dev)
         task = make(cls, seed)
         task.setup(dev)
@@ -127,7 +144,7 @@ def check_setup_and_teardown(cls, seeds=STATE_SEEDS) -> None:
 
 def check_fails_after_setup(cls, seeds=SEEDS) -> None:
     for seed in seeds:
-        dev = SimDevice()
+        dev = phone()
         task = make(cls, seed)
         task.setup(dev)
         answers = (None, *IDLE_ANSWERS) if cls.answer_task else (None,)
