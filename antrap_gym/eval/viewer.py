@@ -259,13 +259,6 @@ def _page(title: str, body: str, css: str, script: str = "") -> str:
             + (f"<script>\n{script}\n</script>\n" if script else "") + "</body></html>\n")
 
 
-def _badge(r: dict[str, Any]) -> str:
-    o = outcome(r)
-    score = _num(r.get("success"))
-    extra = f" ({score:g})" if o == "failure" and 0 < score < 1 else ""
-    return f'<span class="badge o-{o}">{o}{extra}</span>'
-
-
 def _setting_chip(setting: str) -> str:
     if setting == "clean":
         return '<span class="chip">clean</span>'

@@ -149,14 +149,13 @@ var antrapEpisode = (function () {
       f1(0.3 * u) + '"/>');
     this.dot(x0, y0, colour);
   };
-  Svg.prototype.label = function (x, y, text, colour, anchor) {  // a rounded box, kept on screen
+  Svg.prototype.label = function (x, y, text, colour) {  // a rounded box centred at (x, y), kept on screen
     var u = this.u, fs = 4.2 * u;
     var maxChars = Math.max(4, Math.trunc((this.w * 0.9 - 4 * u) / (0.6 * fs)));
     var c = chars(text);
     if (c.length > maxChars) { text = c.slice(0, maxChars - 1).join('') + '\u2026'; c = chars(text); }
     var tw = c.length * 0.6 * fs + 4 * u, th = fs * 1.5;
-    var left = {middle: x - tw / 2, start: x, end: x - tw}[anchor || 'middle'];
-    left = Math.min(Math.max(left, u), this.w - tw - u);
+    var left = Math.min(Math.max(x - tw / 2, u), this.w - tw - u);
     var top = Math.min(Math.max(y - th / 2, u), this.h - th - u);
     this.parts.push('<rect x="' + f1(left) + '" y="' + f1(top) + '" width="' + f1(tw) + '" height="' + f1(th) +
       '" rx="' + f1(th / 2.5) + '" fill="' + colour + '" fill-opacity="0.92" stroke="#fff" stroke-width="' +
@@ -501,5 +500,5 @@ var antrapEpisode = (function () {
       stepsSection + '\n</article>\n';
   }
 
-  return {html: episodeHtml, title: episodeTitle, esc: esc, outcome: outcome};
+  return {html: episodeHtml, title: episodeTitle, esc: esc};
 })();
