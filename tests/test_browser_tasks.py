@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from antrap_gym.agents import OracleAgent
@@ -285,3 +286,34 @@ def test_the_open_with_chooser_is_answered_with_chrome():
         assert res.success == 1.0 and e.unwrapped.device.foreground()[0] == cr.PKG
     finally:
         e.close()
+
+
+def test_a_restored_canvas_is_painted_from_its_own_page_not_the_last_one(env):
+    """Two phone states whose canvases have the same node and drawing version (one stroke
+    in two colours) are different pictures: a phone restored from one to the other shows
+    the second's pixels. (The painter took the canvas as unchanged and kept the first's:
+    the oracle's scratch phone read stale colours, and its distances depended on which
+    episodes the process had run before.)"""
+    obs, info = env.reset(options={"task": TEMPLATES["BrowserDraw"], "params": {SEED: 0}})
+    dev = env.unwrapped.device
+    agent = OracleAgent()
+    agent.reset(env, obs, info)
+    while CANVAS.find(dev.ui_elements()) is None:  # the oracle opens the page
+        obs, *_, info = env.step(agent.act(obs, info))
+    start = dev.snapshot()
+    taken = []
+    for name, hexes in DRAW_PALETTE[:2]:
+        dev.restore(start)
+        els = dev.ui_elements()
+        swatch = Target(desc=name).find(els).bbox_pixels
+        dev.tap(swatch.center[0], swatch.center[1])
+        pad = CANVAS.find(dev.ui_elements()).bbox_pixels
+        y = (pad.y_min + pad.y_max) // 2
+        dev.swipe(pad.x_min + 20, y, pad.x_max - 20, y, 300)
+        assert Drawn(CANVAS, hexes).holds(dev.ui_elements(), dev)
+        taken.append((dev.snapshot(), np.asarray(dev.screenshot()).copy()))
+    (first, first_shot), (second, second_shot) = taken
+    dev.restore(first)
+    assert np.array_equal(np.asarray(dev.screenshot()), first_shot)
+    dev.restore(second)
+    assert np.array_equal(np.asarray(dev.screenshot()), second_shot)

@@ -65,15 +65,18 @@ class _Ctx:
     focus: str | None
     ime: bool
     canvas_png: Callable[[int, int, int], bytes]
+    canvas_key: object
     frame: Frame
     package: str
 
 
 def present(layout: Layout, rect: Rect, dpr: float, scroll: dict[str, int], host: Host,
             fields: dict[str, str], focus: str | None, ime: bool,
-            canvas_png: Callable[[int, int, int], bytes], package: str) -> Frame:
+            canvas_png: Callable[[int, int, int], bytes], package: str,
+            canvas_key: object = None) -> Frame:
     """The views of `layout` shown in `rect`, scrolled by `scroll` ("page" and one key per
-    scrolling box, device px)."""
+    scrolling box, device px). `canvas_png(nid, w, h)` reads a canvas's pixels, which are
+    the same while (`canvas_key`, canvas, drawing version) are: the page's engine serial."""
     x0, y0, x1, y1 = rect
     page_h = round(layout.height * dpr)
     max_off = max(0, page_h - (y1 - y0))
@@ -87,7 +90,7 @@ def present(layout: Layout, rect: Rect, dpr: float, scroll: dict[str, int], host
     root.on_scroll = lambda delta: host.scroll("page", delta, max_off)
     root.desc = layout.title or None
     frame = Frame(root)
-    ctx = _Ctx(layout, rect, dpr, scroll, host, fields, focus, ime, canvas_png, frame, package)
+    ctx = _Ctx(layout, rect, dpr, scroll, host, fields, focus, ime, canvas_png, canvas_key, frame, package)
     if layout.root is not None:
         _emit(ctx, layout.root, root, (x0, y0 - off), rect, frozenset(), layout.focus)
     return frame
@@ -395,7 +398,9 @@ def _control(ctx: _Ctx, b: Box, kind: str, rect: Rect, clip: Rect, parent: View,
         v = _mk("web", rect, clip, parent, desc=b.attrs.get("aria-label") or None, rid=rid)
         if v is not None:
             png = ctx.canvas_png
-            pic = CanvasPicture((nid, version, w, h), lambda: png(nid, w, h))
+            # keyed by the engine too: another page's canvas (a phone restored to another
+            # state, another episode's page) can have the same node and drawing version
+            pic = CanvasPicture((ctx.canvas_key, nid, version, w, h), lambda: png(nid, w, h))
             paint = _box_paint(ctx, b, rect)
             v.value = (None, paint[1], paint[2], 0, (), pic)
             listens = bool(b.props.get("click") or b.props.get("move"))

@@ -10,6 +10,7 @@ the page stays as far as it got, and the phone goes on.
 
 from __future__ import annotations
 
+import itertools
 import json
 from functools import lru_cache
 from importlib import resources
@@ -24,6 +25,8 @@ from antrap_gym.device.sim.web.canvas2d import png_of
 TIME_LIMIT_S = 0.5
 MEMORY_LIMIT = 64 * 1024 * 1024
 STACK_LIMIT = 512 * 1024
+#: engines get process-unique serials (never reused, unlike `id`)
+_SERIALS = itertools.count(1)
 
 
 @lru_cache(maxsize=1)
@@ -40,6 +43,9 @@ class Engine:
     def __init__(self, source: str, url: str, now_ms: int, seed: int,
                  viewport: tuple[float, float], dpr: float) -> None:
         self.errors: list[str] = []
+        #: names this context for as long as the process lives: a canvas's pixels are a
+        #: function of (serial, canvas, drawing version), the key its picture compares by
+        self.serial = next(_SERIALS)
         ctx = self.ctx = quickjs.Context()
         ctx.set_memory_limit(MEMORY_LIMIT)
         ctx.set_max_stack_size(STACK_LIMIT)
