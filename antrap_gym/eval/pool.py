@@ -7,7 +7,9 @@
   same guarantees. A worker is given episodes only once it is ready (started,
   agents built), so start-up is never episode time; workers that cannot start
   are replaced, and after `MAX_START_FAILURES` in a row the episodes left are
-  recorded as infrastructure errors instead of the run hanging.
+  recorded as infrastructure errors instead of the run hanging. Workers are given
+  episodes task instance by task instance (`spec_queue`), so what one measured on an
+  instance's phone states serves its other episodes.
 - `InlinePool`: in this process, for debugging only (`--inline`: breakpoints and
   tracebacks in your agent work), with no isolation and no timeout — a hanging
   agent hangs the run and a crashing one ends it.
@@ -20,7 +22,6 @@ import contextlib
 import multiprocessing as mp
 import os
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
 from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any
 
 from antrap_gym.eval.errors import INFRASTRUCTURE
 from antrap_gym.eval.spec import EpisodeSpec, EvalConfig
+from antrap_gym.eval.spec_queue import SpecQueue
 from antrap_gym.eval.worker import EpisodeRunner, error_record
 
 OnResult = Callable[[dict[str, Any]], None]
@@ -100,7 +102,7 @@ class _Worker:
         self.conn.close()
 
 
-def _give_up(pending: deque[EpisodeSpec], on_result: OnResult, why: str) -> None:
+def _give_up(pending: SpecQueue, on_result: OnResult, why: str) -> None:
     """No worker could start: every episode left is recorded as an infrastructure error
     (a resume runs them again once the cause is fixed)."""
     while pending:
@@ -124,7 +126,7 @@ class LocalPool:
                        warm=warm and self.warm)
 
     def run(self, specs: Iterable[EpisodeSpec], on_result: OnResult) -> None:
-        pending = deque(specs)
+        pending = SpecQueue(specs)
         attempts: dict[str, int] = {}
         if not self.workers:
             self.workers = [self._new_worker(i)
@@ -145,15 +147,15 @@ class LocalPool:
             if spec is None:
                 return
             if attempts.get(spec.key, 0) < MAX_ATTEMPTS:
-                pending.appendleft(spec)
+                pending.put_back(spec)
             else:
                 on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)",
                                        kind=INFRASTRUCTURE, device=self.config.device_for(i)))
 
         while pending or any(w.spec is not None for w in self.workers):
-            for w in self.workers:
+            for i, w in enumerate(self.workers):
                 if w.ready and w.spec is None and pending:
-                    spec = pending.popleft()
+                    spec = pending.take(i)
                     attempts[spec.key] = attempts.get(spec.key, 0) + 1
                     w.give(spec)
             listen = {w.conn: i for i, w in enumerate(self.workers)
@@ -238,7 +240,7 @@ class RayPool:
 
     def run(self, specs: Iterable[EpisodeSpec], on_result: OnResult) -> None:
         ray = self.ray
-        pending = deque(specs)
+        pending = SpecQueue(specs)
         attempts: dict[str, int] = {}
         busy: dict[Any, tuple[int, EpisodeSpec, float]] = {}  # ref -> (actor index, spec, start)
         starting: dict[Any, tuple[int, float]] = {}  # ready() ref -> (actor index, created)
@@ -263,7 +265,7 @@ class RayPool:
         def fail(i: int, spec: EpisodeSpec, why: str) -> None:
             replace(i)
             if attempts.get(spec.key, 0) < MAX_ATTEMPTS:
-                pending.appendleft(spec)
+                pending.put_back(spec)
             else:
                 on_result(error_record(spec, f"{why} (after {MAX_ATTEMPTS} attempts)",
                                        kind=INFRASTRUCTURE, device=self.config.device_for(i)))
@@ -288,7 +290,7 @@ class RayPool:
         while pending or busy:
             while idle and pending:
                 i = idle.pop()
-                spec = pending.popleft()
+                spec = pending.take(i)
                 attempts[spec.key] = attempts.get(spec.key, 0) + 1
                 busy[self.actors[i].run.remote(spec)] = (i, spec, time.monotonic())
             if not busy and not starting:
