@@ -82,6 +82,7 @@ def run_main_job(out: Path) -> tuple[dict, dict]:
     """README's main job, as README gives it (`antrap eval`), into `out`: its summary, and
     what it cost (`measure`)."""
     load = os.getloadavg()[0]
+    code = source()  # the code that runs: a commit made while it runs is not its
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     subprocess.run([sys.executable, "-m", "antrap_gym.cli.main", "eval", "--out", str(out)],
@@ -89,16 +90,24 @@ def run_main_job(out: Path) -> tuple[dict, dict]:
     wall = time.monotonic() - t0  # the whole command, as a user waits for it
     after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the eval and every worker it reaped
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return json.loads((out / "summary.json").read_text()), measure(out, wall, cpu, load)
+    return json.loads((out / "summary.json").read_text()), measure(out, wall, cpu, load, code)
 
 
-def measure(out: Path, wall_s: float, cpu_s: float, load_at_start: float) -> dict:
-    """The run's cost and where it ran: what run.json keeps beside the episode count."""
-    files = [p for p in out.rglob("*") if p.is_file()]
+def source() -> tuple[str, bool]:
+    """(HEAD's commit, whether tracked files differ from it) of this checkout."""
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                             cwd=ROOT).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
                                 capture_output=True, text=True, cwd=ROOT).stdout.strip())
+    return commit, dirty
+
+
+def measure(out: Path, wall_s: float, cpu_s: float, load_at_start: float,
+            code: tuple[str, bool] | None = None) -> dict:
+    """The run's cost and where it ran: what run.json keeps beside the episode count;
+    `code`: `source()` read when the run started (default: now)."""
+    files = [p for p in out.rglob("*") if p.is_file()]
+    commit, dirty = code if code is not None else source()
     return {"wall_s": round(wall_s, 1), "cpu_s": round(cpu_s, 1),
             "output_bytes": sum(p.stat().st_size for p in files), "output_files": len(files),
             "date": datetime.date.today().isoformat(), "commit": commit, "dirty_tree": dirty,
