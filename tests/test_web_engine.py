@@ -4,9 +4,12 @@ taps, typing and swipes, and read back through the accessibility tree."""
 
 from __future__ import annotations
 
+import io
 import pickle
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.device.sim.web import script
@@ -318,3 +321,34 @@ def test_a_runaway_page_neither_hangs_nor_crashes_the_phone():
     tap(dev, text="Eat memory")  # out of memory: the handler stops, the page stays
     assert "Top" in texts(dev)
     dev.screenshot()
+
+
+def _canvas_nid(node) -> int | None:
+    if node[1] == "canvas":
+        return node[0]
+    return next((n for kid in node[5] if (n := _canvas_nid(kid)) is not None), None)
+
+
+def test_canvas_pixels_reach_python_exactly_long_runs_and_noise_alike():
+    """A canvas's pixels cross from the page to Python as runs of equal pixels: a uniform
+    stretch longer than one run can hold (67,220 pixels), a patch where every pixel
+    differs from the last, and cleared (transparent, so white) pixels come out exactly."""
+    js = """const g = document.getElementById('c').getContext('2d');
+    g.fillStyle = '#102030'; g.fillRect(0, 0, 300, 240);
+    for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) {
+      g.fillStyle = `rgb(${x * 16}, ${y * 16}, ${(x + y) * 8})`; g.fillRect(20 + x, 224 + y, 1, 1);
+    }
+    g.clearRect(200, 226, 10, 10);"""
+    engine = script.Engine(page('<canvas id="c" width="300" height="240"></canvas>', js),
+                           "file:///sdcard/Download/t.html", 0, 0, (411.0, 914.0), 2.625)
+    assert not engine.errors
+    nid = _canvas_nid(engine.dump(force=True)["body"])
+    png = engine.canvas_png(nid, 300, 240)
+    got = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    want = np.empty((240, 300, 3), np.uint8)
+    want[:] = (0x10, 0x20, 0x30)
+    for y in range(16):
+        for x in range(16):
+            want[224 + y, 20 + x] = (x * 16, y * 16, (x + y) * 8)
+    want[226:236, 200:210] = 255
+    assert np.array_equal(got, want)

@@ -177,11 +177,16 @@ class Drawn(Shown):
             return False
         b = el.bbox_pixels
         frame = np.asarray(screen.screenshot())
-        area = frame[max(b.y_min, 0):max(b.y_max, 0), max(b.x_min, 0):max(b.x_max, 0), :3].astype(int)
+        area = frame[max(b.y_min, 0):max(b.y_max, 0), max(b.x_min, 0):max(b.x_max, 0), :3]
         if area.size == 0:
             return False
-        near = np.all(np.abs(area - np.array(_rgb(self.colour))) <= 6, axis=-1)
-        return int(near.sum()) >= self.pixels
+        # |pixel - colour| <= 6 in every channel, as bounds on the bytes (no wider copy)
+        near = None
+        for c, v in enumerate(_rgb(self.colour)):
+            ch = area[..., c]
+            ok = (ch >= max(v - 6, 0)) & (ch <= min(v + 6, 255))
+            near = ok if near is None else near & ok
+        return int(np.count_nonzero(near)) >= self.pixels
 
 
 def elements_painted(screen: Any, els: list[UIElement], colour: str) -> list[UIElement]:

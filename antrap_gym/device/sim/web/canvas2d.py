@@ -2,16 +2,24 @@
 prelude.js) over the page's white, as a PNG the painter's picture view shows.
 
 `CanvasPicture` is what a canvas view carries: the painter asks it for the bytes only
-when a screenshot is taken, and it compares by canvas and drawing version, so the
-damage tracker repaints a canvas only after it was drawn on.
+when a screenshot is taken, and it compares by its key (the page engine, the canvas and
+its drawing version), so the damage tracker repaints a canvas only after it was drawn
+on, and a canvas's pixels are read from the page once per drawing version.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 
 from PIL import Image
+
+#: canvases' PNGs by picture key, newest last: a key names one picture for the process's
+#: life (the engine's serial, the canvas, its drawing version, the size), and a canvas
+#: not drawn on is shown again and again (every window build makes a new picture view)
+PNG_CACHE_SIZE = 64
+_PNGS: OrderedDict[Hashable, bytes] = OrderedDict()
 
 
 def png_of(width: int, height: int, rgba: bytes) -> bytes:
@@ -38,7 +46,14 @@ class CanvasPicture:
 
     def picture(self) -> bytes:
         if self._png is None:
-            self._png = self._read()
+            png = _PNGS.get(self.key)
+            if png is None:
+                png = _PNGS[self.key] = self._read()
+                while len(_PNGS) > PNG_CACHE_SIZE:
+                    _PNGS.popitem(last=False)
+            else:
+                _PNGS.move_to_end(self.key)
+            self._png = png
         return self._png
 
     def __hash__(self) -> int:

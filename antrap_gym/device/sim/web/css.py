@@ -188,14 +188,22 @@ def _alpha(x: str) -> float:
 _LENGTH = re.compile(r"^(-?(?:\d+\.?\d*|\.\d+))(px|%|em|rem|vw|vh|pt)?$")
 
 
+@lru_cache(maxsize=4096)
+def _number_unit(value: str) -> tuple[float, str | None] | None:
+    """`12.5px` -> (12.5, "px"); None when it is no number with a length unit (a page's
+    layout asks for the same few strings millions of times)."""
+    m = _LENGTH.match(value.strip().lower())
+    return None if m is None else (float(m.group(1)), m.group(2))
+
+
 def parse_length(value: str, percent_of: float | None, font_px: float,
                  viewport: tuple[float, float] = (412.0, 915.0)) -> float | None:
     """A length in CSS px; None for `auto`, a percentage with nothing to take it of, or
     what is no length."""
-    m = _LENGTH.match(value.strip().lower())
-    if m is None:
+    parsed = _number_unit(value)
+    if parsed is None:
         return None
-    n, unit = float(m.group(1)), m.group(2)
+    n, unit = parsed
     if unit in (None, "px"):
         return n if unit == "px" or n == 0 else None
     if unit == "%":

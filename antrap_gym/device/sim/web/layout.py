@@ -12,6 +12,7 @@ converted back, so what wraps on screen is what wraps here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.web import css
@@ -191,7 +192,9 @@ def _len(v: str, of: float | None, font: float) -> float | None:
     return css.parse_length(v, of, font)
 
 
+@lru_cache(maxsize=8192)
 def _edges(vals: tuple[str, str, str, str], cb_w: float, font: float) -> tuple[float, ...]:
+    """Margins, borders or paddings in px (memoised: a page's boxes share a few of them)."""
     return tuple(_len(v, cb_w, font) or 0.0 for v in vals)
 
 

@@ -833,12 +833,25 @@
   G.__canvas_pixels = function (nid) {
     const c = byNid.get(nid);
     if (!c || !(c instanceof CanvasElement)) return "";
-    const d = c._pixels(); let s = "";
-    // one character per byte, offset by 256: the binding cuts a string at a NUL character
-    const u = new Uint16Array(d.length);
-    for (let i = 0; i < d.length; i++) u[i] = d[i] + 256;
-    for (let i = 0; i < u.length; i += 8192) s += String.fromCharCode.apply(null, u.subarray(i, i + 8192));
-    return s;
+    const d = c._pixels();
+    // runs of equal pixels, each six bytes: its length (big-endian 16 bits) and its RGBA;
+    // one character per byte, offset by 256 (the binding cuts a string at a NUL character).
+    // A canvas is mostly runs: a few thousand characters instead of four per pixel.
+    const px = new Uint32Array(d.buffer, d.byteOffset, d.length >> 2);
+    const out = [];
+    let s = "";
+    const n = px.length;
+    let i = 0;
+    while (i < n) {
+      const v = px[i];
+      let j = i + 1;
+      while (j < n && j - i < 65535 && px[j] === v) j++;
+      const len = j - i, k = i * 4;
+      out.push(256 + (len >> 8), 256 + (len & 255), 256 + d[k], 256 + d[k + 1], 256 + d[k + 2], 256 + d[k + 3]);
+      if (out.length >= 8184) { s += String.fromCharCode.apply(null, out); out.length = 0; }
+      i = j;
+    }
+    return s + String.fromCharCode.apply(null, out);
   };
   function orient(poly) {
     let a = 0;

@@ -16,6 +16,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import numpy as np
 import quickjs
 
 from antrap_gym.device.sim.web import css, html
@@ -114,7 +115,12 @@ class Engine:
             raw = self._pixels(int(nid))
         except (quickjs.JSException, quickjs.StackOverflow):
             return b""
-        return png_of(width, height, raw.encode("utf-16-le")[::2])  # each character is 256 + a byte
+        runs = np.frombuffer(raw.encode("utf-16-le")[::2], np.uint8)  # a character: 256 + a byte
+        if runs.size % 6:
+            return b""
+        runs = runs.reshape(-1, 6)
+        lengths = runs[:, 0].astype(np.int64) * 256 + runs[:, 1]
+        return png_of(width, height, np.repeat(runs[:, 2:], lengths, axis=0).tobytes())
 
     def _collect_errors(self) -> None:
         raw = self._call(self.ctx.get("__errors"))
