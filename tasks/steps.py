@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -83,7 +84,16 @@ class Target:
 
 
 def _norm(s: str) -> str:
+    """Casefolded, single-spaced. Short ones (labels) are memoised: a screen's labels are
+    matched against every step of a plan, step after step."""
+    return _short_norm(s) if len(s) <= 256 else _normed(s)
+
+
+def _normed(s: str) -> str:
     return re.sub(r"\s+", " ", s.replace("\u2011", "-")).strip().casefold()
+
+
+_short_norm = lru_cache(maxsize=8192)(_normed)
 
 
 def _text_match(value: str | None, want: str, contains: bool) -> bool:

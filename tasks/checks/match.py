@@ -11,6 +11,7 @@ import dataclasses
 import difflib
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 Matcher = Callable[[Any], bool]
@@ -32,7 +33,15 @@ def same_phone(a: str, b: str) -> bool:
 
 
 def fuzzy_ratio(a: str, b: str) -> float:
-    """AndroidWorld's fuzzy_match ratio: difflib on the casefolded strings."""
+    """AndroidWorld's fuzzy_match ratio: difflib on the casefolded strings. Short ones
+    (names, titles) are memoised: a check compares the same few on every step."""
+    if len(a) + len(b) <= 512:
+        return _short_ratio(a, b)
+    return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
+
+
+@lru_cache(maxsize=16384)
+def _short_ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
 
 
