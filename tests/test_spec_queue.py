@@ -38,7 +38,6 @@ def test_each_episode_once_and_an_instance_split_only_at_the_end(templates, work
         out.append(spec)
         given_to[instance_of(spec)].add(w)
     assert sorted(s.key for s in out) == sorted(s.key for s in todo)
-    assert len(out) == len(todo)
     shared = [k for k, ws in given_to.items() if len(ws) > 1]
     assert len(shared) <= workers - 1
 

@@ -35,14 +35,14 @@ def same_phone(a: str, b: str) -> bool:
 def fuzzy_ratio(a: str, b: str) -> float:
     """AndroidWorld's fuzzy_match ratio: difflib on the casefolded strings. Short ones
     (names, titles) are memoised: a check compares the same few on every step."""
-    if len(a) + len(b) <= 512:
-        return _short_ratio(a, b)
+    return _short_ratio(a, b) if len(a) + len(b) <= 512 else _ratio(a, b)
+
+
+def _ratio(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
 
 
-@lru_cache(maxsize=16384)
-def _short_ratio(a: str, b: str) -> float:
-    return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
+_short_ratio = lru_cache(maxsize=16384)(_ratio)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -37,24 +37,21 @@ def png_of(width: int, height: int, rgba: bytes) -> bytes:
 class CanvasPicture:
     """A canvas's picture, read lazily: `picture()` gives the PNG bytes."""
 
-    __slots__ = ("_png", "_read", "key")
+    __slots__ = ("_read", "key")
 
-    def __init__(self, key: tuple, read: Callable[[], bytes]) -> None:
+    def __init__(self, key: Hashable, read: Callable[[], bytes]) -> None:
         self.key = key
         self._read = read
-        self._png: bytes | None = None
 
     def picture(self) -> bytes:
-        if self._png is None:
-            png = _PNGS.get(self.key)
-            if png is None:
-                png = _PNGS[self.key] = self._read()
-                while len(_PNGS) > PNG_CACHE_SIZE:
-                    _PNGS.popitem(last=False)
-            else:
-                _PNGS.move_to_end(self.key)
-            self._png = png
-        return self._png
+        png = _PNGS.get(self.key)
+        if png is None:
+            png = _PNGS[self.key] = self._read()
+            while len(_PNGS) > PNG_CACHE_SIZE:
+                _PNGS.popitem(last=False)
+        else:
+            _PNGS.move_to_end(self.key)
+        return png
 
     def __hash__(self) -> int:
         return hash(self.key)

@@ -13,7 +13,6 @@ scrolls on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -32,6 +31,15 @@ CLASSES = {"button": "android.widget.Button", "a": "android.view.View",
 INPUT_CLASSES = {"checkbox": "android.widget.CheckBox", "radio": "android.widget.RadioButton",
                  "range": "android.widget.SeekBar", "button": "android.widget.Button",
                  "submit": "android.widget.Button", "reset": "android.widget.Button"}
+
+
+class Canvases(Protocol):
+    """Where a page's canvas pixels come from (its engine): `canvas_png(nid, w, h)` is the
+    same picture while (`serial`, canvas, drawing version) are."""
+
+    serial: int
+
+    def canvas_png(self, nid: int, width: int, height: int) -> bytes: ...
 
 
 class Host(Protocol):
@@ -64,19 +72,16 @@ class _Ctx:
     fields: dict[str, str]
     focus: str | None
     ime: bool
-    canvas_png: Callable[[int, int, int], bytes]
-    canvas_key: object
+    canvases: Canvases
     frame: Frame
     package: str
 
 
 def present(layout: Layout, rect: Rect, dpr: float, scroll: dict[str, int], host: Host,
             fields: dict[str, str], focus: str | None, ime: bool,
-            canvas_png: Callable[[int, int, int], bytes], package: str,
-            canvas_key: object = None) -> Frame:
+            canvases: Canvases, package: str) -> Frame:
     """The views of `layout` shown in `rect`, scrolled by `scroll` ("page" and one key per
-    scrolling box, device px). `canvas_png(nid, w, h)` reads a canvas's pixels, which are
-    the same while (`canvas_key`, canvas, drawing version) are: the page's engine serial."""
+    scrolling box, device px); its canvases' pixels read from `canvases`."""
     x0, y0, x1, y1 = rect
     page_h = round(layout.height * dpr)
     max_off = max(0, page_h - (y1 - y0))
@@ -90,7 +95,7 @@ def present(layout: Layout, rect: Rect, dpr: float, scroll: dict[str, int], host
     root.on_scroll = lambda delta: host.scroll("page", delta, max_off)
     root.desc = layout.title or None
     frame = Frame(root)
-    ctx = _Ctx(layout, rect, dpr, scroll, host, fields, focus, ime, canvas_png, canvas_key, frame, package)
+    ctx = _Ctx(layout, rect, dpr, scroll, host, fields, focus, ime, canvases, frame, package)
     if layout.root is not None:
         _emit(ctx, layout.root, root, (x0, y0 - off), rect, frozenset(), layout.focus)
     return frame
@@ -397,10 +402,10 @@ def _control(ctx: _Ctx, b: Box, kind: str, rect: Rect, clip: Rect, parent: View,
         version = int(b.props.get("version", 0))
         v = _mk("web", rect, clip, parent, desc=b.attrs.get("aria-label") or None, rid=rid)
         if v is not None:
-            png = ctx.canvas_png
+            src = ctx.canvases
             # keyed by the engine too: another page's canvas (a phone restored to another
             # state, another episode's page) can have the same node and drawing version
-            pic = CanvasPicture((ctx.canvas_key, nid, version, w, h), lambda: png(nid, w, h))
+            pic = CanvasPicture((src.serial, nid, version, w, h), lambda: src.canvas_png(nid, w, h))
             paint = _box_paint(ctx, b, rect)
             v.value = (None, paint[1], paint[2], 0, (), pic)
             listens = bool(b.props.get("click") or b.props.get("move"))

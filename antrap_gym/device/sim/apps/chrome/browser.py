@@ -206,10 +206,9 @@ class ChromeTabbedActivity(Activity):
         try:
             layout = page.layout(phone.width / DPR)
             self._sync_fields(e, layout)
-            engine = page.live.engine
             frame = present.present(layout, rect, DPR * phone.width / 1080, scroll,
                                     _Host(self, phone, e), self.fields, self.focus,
-                                    phone.wm.ime_shown, engine.canvas_png, PKG, engine.serial)
+                                    phone.wm.ime_shown, page.live.engine, PKG)
         except (RecursionError, MemoryError, ValueError, TypeError, KeyError, IndexError):
             # what the engine cannot lay out is Chrome's crashed tab, never the phone's crash
             ui.spacer(48)
