@@ -73,11 +73,14 @@ class Solver:
     """One episode's plan and the state of grounding it (where in the plan, the
     scroll under way, what was given up on). Build one per episode."""
 
-    def __init__(self, task: Task | None, screen_size: tuple[int, int]) -> None:
+    def __init__(self, task: Task | None, screen_size: tuple[int, int],
+                 plan: list[Step] | None = None) -> None:
         self.task = task
         #: (width, height) of the screen in pixels: what can be touched
         self.screen_size = (int(screen_size[0]), int(screen_size[1]))
-        self.plan: list[Step] = task.solution() if task is not None else []
+        #: the task's solution steps (`plan`: ones already bound from this very task)
+        self.plan: list[Step] = plan if plan is not None else (
+            task.solution() if task is not None else [])
         self.ptr = 0
         self.answered = False
         self.restarts = 0

@@ -71,3 +71,21 @@ def test_a_bounded_search_answers_within_its_bound_and_the_memo_keeps_exact_answ
     assert fresh.distance(env, within=d - 1) is None and fresh.distance(env, within=0) is None
     assert fresh.distance(env) == d
 
+
+
+def test_a_prover_binds_a_tasks_plan_once_and_afresh_for_another_task_object():
+    """Forks of one task reuse its bound plan; an equal task in another object (the next
+    episode) binds its own, whose steps check that object, and the distances agree."""
+    calls: list[object] = []
+    a, again = _env("ContactsAddContact", 0), _env("ContactsAddContact", 0)
+    for env in (a, again):
+        original = env.task.solution
+        env.task.solution = lambda original=original, t=env.task: calls.append(t) or original()
+    solvability._MEMO.clear()
+    prover = Prover()
+    d = prover.distance(a)
+    prover.distance(a, first_action={"action_type": "wait"})  # another search, same task
+    assert calls == [a.task]
+    solvability._MEMO.clear()
+    assert prover.distance(again) == d
+    assert calls == [a.task, again.task]

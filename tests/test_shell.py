@@ -78,6 +78,22 @@ def test_status_logic_and_pipes(dev):
     assert dev.shell("test -d /sdcard && echo dir").stdout == "dir\n"
 
 
+def test_a_script_sent_again_is_run_again_at_its_own_moment(dev):
+    """A script's parse is kept (checks send the same few every step), its expansion is
+    not: the same text sees each run's `$?`, files and command output, and a script that
+    does not parse fails every time it is sent."""
+    script = "cat /sdcard/n.txt; echo \"$?:$(ls /sdcard | grep -c n.txt)\""
+    first = dev.shell(script)
+    assert first.stdout == "1:0\n" and first.exit_code == 0
+    dev.shell("echo 7 > /sdcard/n.txt")
+    assert dev.shell(script).stdout == "7\n0:1\n"
+    dev.shell("rm /sdcard/n.txt")
+    assert dev.shell(script).stdout == "1:0\n"
+    for _ in range(2):
+        bad = dev.shell("echo 'unterminated")
+        assert bad.exit_code == 2 and "unterminated" in bad.stderr
+
+
 @pytest.mark.parametrize("cmd", [
     "nosuchcommand", "input", "input tap x y", "input tap 1", "input keyevent NOPE",
     "am start -n", "settings", "content query", "echo 'unterminated", "ls &&", "| ls",

@@ -352,3 +352,40 @@ def test_canvas_pixels_reach_python_exactly_long_runs_and_noise_alike():
             want[224 + y, 20 + x] = (x * 16, y * 16, (x + y) * 8)
     want[226:236, 200:210] = 255
     assert np.array_equal(got, want)
+
+
+def test_pages_with_the_same_dom_share_a_layout_and_a_change_lays_out_only_its_page():
+    """A layout is built once per DOM (the oracle's forks reload the same page states over
+    and over) and shared read-only: a page whose DOM then changes gets its own new layout,
+    and the other page, still at the shared DOM, shows what it showed."""
+    from antrap_gym.device.sim.web.page import Page
+
+    html = page('<button id="b">Add</button><p id="n">0</p>',
+                "let n = 0; document.getElementById('b').onclick = () => {"
+                "document.getElementById('n').textContent = ++n; };")
+    a, b = Page("file:///a.html", html, 0, 7), Page("file:///a.html", html, 0, 7)
+    la, lb = a.layout(411.0), b.layout(411.0)
+    assert la is lb  # one build for the equal DOMs
+
+    def shown(layout) -> list[str]:
+        out, stack = [], [layout.root]
+        while stack:
+            box = stack.pop()
+            out.extend(k.text for k in box.kids if hasattr(k, "lines"))
+            stack.extend(k for k in box.kids if not hasattr(k, "lines"))
+        return sorted(out)
+
+    button = next(box.nid for box in _boxes(la.root) if box.tag == "button")
+    a.act("tap", button)
+    after = a.layout(411.0)
+    assert after is not la and "1" in shown(after) and "0" not in shown(after)
+    assert b.layout(411.0) is lb and "0" in shown(lb) and "1" not in shown(lb)
+    assert a.layout(411.0) is after  # nothing changed since: no new layout
+
+
+def _boxes(root):
+    stack = [root]
+    while stack:
+        box = stack.pop()
+        yield box
+        stack.extend(k for k in box.kids if not hasattr(k, "lines"))

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 SLACK = 10
 #: distances a process remembers (a few hundred bytes each)
 MEMO_SIZE = 40_000
+#: bound plans a prover keeps (one per task it measures; see `Prover._plan`)
+PLANS_MAX = 64
 
 #: (task, phone state, first action, answer) -> (holder, distance, searched): `searched`
 #: the most steps the oracle was let play (None: its whole budget), so a miss within a
@@ -59,6 +61,7 @@ class Prover:
     def __init__(self) -> None:
         self._scratch: AndroidEnv | None = None
         self._memo = _MEMO
+        self._plans: dict[tuple, tuple[Any, tuple]] = {}
 
     @staticmethod
     def available(env: AndroidEnv) -> bool:
@@ -88,20 +91,20 @@ class Prover:
             if searched is None or (within is not None and within <= searched):
                 self._memo.move_to_end(key)
                 return None  # no success within a search at least as long as this one
-        d = self._distance(env, snap, first_action, within)
+        d = self._distance(env, snap, first_action, within, task)
         self._memo[key] = (holder, d, within)
         if len(self._memo) > MEMO_SIZE:
             self._memo.popitem(last=False)
         return d
 
     def _distance(self, env: AndroidEnv, snap, first_action: dict | None,
-                  within: int | None = None) -> int | None:
+                  within: int | None, task: tuple) -> int | None:
         fork = self._fork(env, snap)
         if first_action is not None:
             _, _, terminated, truncated, _ = fork.step(first_action)
             if terminated or truncated:
                 return None
-        solver = Solver(fork.task, fork.screen_size)
+        solver = Solver(fork.task, fork.screen_size, plan=self._plan(fork.task, task))
         obs = fork.observe()
         # the oracle's `within` steps of work and its final `status` step
         steps = fork.budget if within is None else min(fork.budget, max(0, within) + 1)
@@ -114,6 +117,18 @@ class Prover:
                 # the final `status` step is bookkeeping, not work on the phone
                 return n - 1 if ok else None
         return None
+
+    def _plan(self, task: Any, key: tuple) -> list:
+        """The task's solution steps, bound once per task object (binding a template's
+        plan walks its whole declaration: a tenth of a fork's cost when done per fork).
+        Kept for the task object itself whose state it was bound in (`key`): another
+        object, or this one after its state changed, binds afresh."""
+        held = self._plans.get(key)
+        if held is None or held[0] is not task:
+            held = self._plans[key] = (task, tuple(task.solution()))
+            if len(self._plans) > PLANS_MAX:
+                self._plans.pop(next(iter(self._plans)))
+        return list(held[1])
 
     def _fork(self, env: AndroidEnv, snap) -> AndroidEnv:
         from antrap_gym.env.android_env import AndroidEnv as Env

@@ -11,10 +11,11 @@ import fnmatch
 import posixpath
 import shlex
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.protocol import ShellResult
-from antrap_gym.device.sim.shell.parser import Command, ShellSyntaxError, expand, parse
+from antrap_gym.device.sim.shell.parser import Command, Pipeline, ShellSyntaxError, expand, parse
 from antrap_gym.device.sim.storage.files import FsError, normalize
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ READ_ONLY = frozenset({
     "uname", "which", "basename", "dirname", "sh", "ime",
 })
 MAX_SCRIPT_CHARS = 1_000_000
+#: scripts up to this long keep their parse (`_parsed`)
+PARSED_MAX_CHARS = 4096
 
 
 def command(*names: str) -> Callable[[CommandFn], CommandFn]:
@@ -43,6 +46,14 @@ def command(*names: str) -> Callable[[CommandFn], CommandFn]:
 
     return deco
 
+
+
+@lru_cache(maxsize=1024)
+def _parsed(script: str) -> list[Pipeline]:
+    """`parse`, memoised: checks and recipes send the same few scripts on every step, and
+    a parse is only read (its words are expanded afresh each run, so `$?` and `$(...)`
+    still see the moment they run). A script that does not parse raises each time."""
+    return parse(script)
 
 class Shell:
     def __init__(self, phone: Phone) -> None:
@@ -78,7 +89,7 @@ class Shell:
 
     def _run_script(self, script: str) -> Output:
         try:
-            pipelines = parse(script)
+            pipelines = _parsed(script) if len(script) <= PARSED_MAX_CHARS else parse(script)
         except ShellSyntaxError as e:
             self.status = 2
             return b"", f"/system/bin/sh: {e}\n", 2

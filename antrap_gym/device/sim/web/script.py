@@ -102,12 +102,18 @@ class Engine:
     def dump(self, force: bool = False) -> dict | None:
         """The DOM for layout, or None when it has not changed since the last dump (our
         own code, run without the time limit: it asks Python for the stylesheets)."""
+        raw = self.dump_json(force)
+        return json.loads(raw) if raw else None
+
+    def dump_json(self, force: bool = False) -> str | None:
+        """`dump` as the page wrote it (JSON): equal DOMs give equal strings, so a layout
+        can be looked up by it."""
         try:
             raw = self._dump(force)
         except (quickjs.JSException, quickjs.StackOverflow) as e:
             self.errors.append(str(e).strip())
             return None
-        return json.loads(raw) if raw else None
+        return raw or None
 
     def canvas_png(self, nid: int, width: int, height: int) -> bytes:
         """The canvas `nid`'s pixels as a PNG over white."""
