@@ -149,7 +149,7 @@ def _same_action(got: dict, want: dict, space: CoordSpace) -> None:
             assert got[k] == v, (k, got, want)
 
 
-@pytest.mark.parametrize("prompt", ["guiowl", "m3a"])
+@pytest.mark.parametrize("prompt", ["guiowl", "m3a", "compact"])
 @pytest.mark.parametrize("space", [ABS, REL, DEV], ids=["absolute", "relative", "device"])
 @pytest.mark.parametrize("action", CANONICAL, ids=lambda a: "-".join(map(str, a.values()))[:40])
 def test_format_parse_round_trip(action, space, prompt):
@@ -691,3 +691,35 @@ def test_session_uses_conclusion_as_summary():
     assert s.history == ["Tapped the Settings icon on the home screen to open the Settings app."]
     strict = PolicySession("Turn Wi-Fi off.", SCREEN, lenient=False)
     assert strict.decode("Thought: x\nAction: press_home()").error  # not the policy's own format
+
+
+def test_the_compact_style_shows_task_steps_error_and_screen_in_a_shorter_prompt(settings_obs):
+    """prompt="compact": the task, the last steps (max_history), the last error and the
+    elements under a few lines on the `mobile_use` call: instructions under half of
+    GUI-Owl's shortest (tool_docs and element bounds off); replies are the same tool calls,
+    without a thinking block when there is no thought, and an `[i]` reply acts on the
+    element."""
+    history = ["Open the Settings app", "Tap Network & internet", "Scroll down"]
+    args = dict(elements=settings_obs["ui_elements"], history=history, last_error="nothing to scroll")
+    owl = PolicyConfig(observation="text", tool_docs=False, element_bounds=False, conclusion=False,
+                       max_history=2)
+    compact = PolicyConfig(observation="text", prompt="compact", element_bounds=False, conclusion=False,
+                           max_history=2)
+    small = build_messages(settings_obs["goal"], SCREEN, config=compact, **args)
+    big = build_messages(settings_obs["goal"], SCREEN, config=owl, **args)
+    system, user = small[0]["content"], small[1]["content"]
+    assert '<tool_call>\n{"name": "mobile_use", "arguments": {"action": ...}}\n</tool_call>' in system
+    assert "index: an element's [i]" in system and "1092x2408" in system
+    assert user.startswith(f"Task: {settings_obs['goal']}\nSteps so far:\n(1 earlier steps omitted)\n"
+                           "Step 2: Tap Network & internet\nStep 3: Scroll down\nError: nothing to scroll\n"
+                           "Screen:\n[0] ")
+    assert "Network & internet" in user.split("Screen:\n")[1]
+    assert len(system) * 2 < len(big[0]["content"])
+    assert len(system) + len(user) < 0.7 * (len(big[0]["content"]) + len(big[1]["content"]))
+    first = build_messages(settings_obs["goal"], SCREEN, config=compact, elements="")[1]["content"]
+    assert "Steps so far: none" in first and "Error" not in first
+    space = compact.space(SCREEN)
+    reply = format_completion({"action_type": "click", "index": 3}, "", space=space, config=compact)
+    call = '{"name": "mobile_use", "arguments": {"action": "click", "index": 3}}'
+    assert reply == f"<tool_call>\n{call}\n</tool_call>"
+    assert parse_completion(reply, space=space, config=compact) == ({"action_type": "click", "index": 3}, "")

@@ -39,8 +39,9 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "configs/train/smoke_cpu.yaml"
-#: the short prompt: the mobile_use schema without its prose, elements without bounds
-SHORT = {"policy.tool_docs": "false", "policy.element_bounds": "false", "policy.conclusion": "false",
+#: the short prompt: the compact style (the mobile_use call in a few lines), elements
+#: without bounds, the last two steps
+SHORT = {"policy.prompt": "compact", "policy.element_bounds": "false", "policy.conclusion": "false",
          "policy.max_history": 2}
 
 
@@ -57,7 +58,7 @@ def smol(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory) -> Path:
-    policy = PolicyConfig(observation="text", tool_docs=False, element_bounds=False, conclusion=False,
+    policy = PolicyConfig(observation="text", prompt="compact", element_bounds=False, conclusion=False,
                           max_history=2)
     return collect(tmp_path_factory.mktemp("smol-data"), traps=["clean"], variants=1,
                    tasks=["SettingsWifiToggle"], policy_cfg=policy, thought="none")
@@ -100,7 +101,7 @@ def test_the_transformers_agent_plays_it_and_its_prose_is_an_observation(smol):
     from antrap_gym.agents import make_agent
 
     agent = make_agent("transformers", model_path=str(smol), device="cpu", dtype="float32",
-                       max_new_tokens=24, tool_docs=False, element_bounds=False, conclusion=False)
+                       max_new_tokens=24, prompt="compact", element_bounds=False, conclusion=False)
     assert not agent.is_vlm and agent.config.observation == "text"  # a text LM reads elements
     env = gym.make("antrap/AndroidSim-Text-v0")
     try:

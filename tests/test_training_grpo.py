@@ -36,8 +36,9 @@ def _sets(**extra) -> list[str]:
             # the prompt is the screen and the goal alone: a state the policy reaches by
             # waiting reads exactly as the SFT state it waited on (see `warm`)
             "policy.max_history": 0,
-            # the compact prompt (~600 tokens instead of ~1,300): 2.6x faster steps
-            "policy.tool_docs": "false", "policy.element_bounds": "false"}
+            # the compact style without bounds: ~390 tokens a step instead of ~730 for
+            # GUI-Owl's prompt without tool docs and bounds (~1,300 with them)
+            "policy.prompt": "compact", "policy.element_bounds": "false"}
     return [f"{k}={v}" for k, v in {**base, **extra}.items()]
 
 
@@ -62,8 +63,8 @@ def warm(tmp_path_factory) -> Path:
     from antrap_gym.training.sft import run_sft
 
     out = tmp_path_factory.mktemp("warm")
-    # a decaying rate lands near the two-target optimum (0.32 : 0.68 or closer at every state
-    # with the smoke config's 64-wide model, measured: 110 s on one thread); a constant one
+    # a decaying rate lands near the two-target optimum (0.42 : 0.58 or closer at every state
+    # with the smoke config's 64-wide model, measured: 113 s on one thread); a constant one
     # ends wherever its last batches pushed it (0.2 : 0.8 seen). 200 steps are not enough
     # (0.007 at rate 1e-2).
     sets = {"sft.max_steps": 300, "sft.batch_size": 2, "sft.lr": 6e-3, "sft.lr_scheduler": "linear",

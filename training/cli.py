@@ -45,7 +45,7 @@ def add_training_parsers(subparsers) -> None:
     c.add_argument("--seeds", type=int, default=None, help="trap seeds per variant under each trap setting")
     c.add_argument("--observation", choices=("text", "screenshot", "both"), default=None,
                    help="what the policy reads (screenshot/both write PNGs for VLMs)")
-    c.add_argument("--prompt", choices=("guiowl", "m3a"), default=None,
+    c.add_argument("--prompt", choices=("guiowl", "m3a", "compact"), default=None,
                    help="prompt style of the rows (default: the config's policy.prompt)")
     c.add_argument("--coords", choices=("absolute", "relative"), default=None,
                    help="coordinates in the rows' actions (default: the config's policy.coords)")

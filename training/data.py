@@ -410,7 +410,7 @@ def phone_corpus(policy: PolicyConfig | None = None, variants: int = 2, seed: in
             for st in ep.steps:
                 lines.extend(st.user.splitlines())
                 lines.extend(st.completion.splitlines())
-    for prompt in ("guiowl", "m3a"):
+    for prompt in dict.fromkeys(("guiowl", "m3a", policy.prompt)):  # and the policy's own
         for coords in ("absolute", "relative"):
             for obs in ("text", "screenshot"):
                 cfg = dataclasses.replace(policy, prompt=prompt, coords=coords, observation=obs)

@@ -19,6 +19,10 @@ trainer, so that evaluation prompts and training targets can never drift apart.
   `parse_completion` reads a reply back into a canonical action.
 * **Alternative style** — `prompt="m3a"`: AndroidWorld JSON actions, answered
   as `Reason: … Action: {json}`.
+* **Compact style** — `prompt="compact"`: the same `mobile_use` tool calls
+  under a few lines of instructions instead of the tool's JSON schema, and a
+  user turn of the task, the last steps, the last error and the screen. For
+  small models on a CPU: instructions under half the length of GUI-Owl's shortest.
 * **Episodes** — `PolicySession` keeps the step summaries of one episode,
   builds each step's prompt from an observation and turns each reply into an
   action for the env (a reply that cannot be parsed becomes an action the env
@@ -65,7 +69,7 @@ from antrap_gym.env.actions import Action, ActionError
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
-PROMPT_STYLES = ("guiowl", "m3a")
+PROMPT_STYLES = ("guiowl", "m3a", "compact")
 OBSERVATIONS = ("screenshot", "text", "both")
 SYSTEM_BUTTONS = ("Back", "Home", "Menu", "Enter")
 #: action sent to the env when a reply cannot be parsed: the env rejects it
@@ -120,7 +124,8 @@ def decode_data_url(url: str) -> PILImage.Image:
 class PolicyConfig:
     """How the policy is prompted and how it answers.
 
-    prompt: "guiowl" (`mobile_use` tool calls) or "m3a" (AndroidWorld JSON).
+    prompt: "guiowl" (`mobile_use` tool calls), "m3a" (AndroidWorld JSON) or
+        "compact" (`mobile_use` calls, a short prompt: see the module's docstring).
     coords: "absolute" (resized-image pixels, Qwen2.5-VL) or "relative" (0-1000, Qwen3-VL).
     observation: "screenshot" (VLMs), "text" (elements, text-only models) or "both".
     element_index: the model may target an element by its `[i]` instead of a
@@ -266,6 +271,8 @@ def system_prompt(space: CoordSpace, config: PolicyConfig = DEFAULT_CONFIG) -> s
     (what GUI-Owl is trained on), or the AndroidWorld JSON action list for `m3a`."""
     if config.prompt == "m3a":
         return _m3a_system_prompt(space, config)
+    if config.prompt == "compact":
+        return _compact_system_prompt(space, config)
     schema = json.dumps(tool_schema(space, config), ensure_ascii=False)
     return (
         "You are a GUI agent operating an Android phone for a user. You see the phone's current "
@@ -277,6 +284,26 @@ def system_prompt(space: CoordSpace, config: PolicyConfig = DEFAULT_CONFIG) -> s
         "For each function call, return a json object with function name and arguments within "
         "<tool_call></tool_call> XML tags:\n"
         "<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"
+    )
+
+
+def _compact_system_prompt(space: CoordSpace, config: PolicyConfig) -> str:
+    """The `mobile_use` call in a few lines: its format and each action's arguments."""
+    rw, rh = space.resolution
+    where = f"coordinate: [x, y] on the {rw}x{rh} screen"
+    if space.mode == "relative":
+        where = f"coordinate: [x, y], 0-{RELATIVE_SCALE} on each axis"
+    target, field = where, "coordinate"
+    if config.uses_index:
+        target, field = f"index: an element's [i], or {where}", "index or coordinate"
+    return (
+        "You operate an Android phone to do the user's task, one action per turn. Answer with "
+        "one call:\n<tool_call>\n{\"name\": \"mobile_use\", \"arguments\": {\"action\": ...}}\n"
+        "</tool_call>\n"
+        f"Actions: click, long_press ({target}); type (text, clear; the field's {field}); "
+        "scroll (direction: up, down, left, right); swipe (coordinate, coordinate2); "
+        "system_button (button: Back, Home, Enter); open (text: the app's name); answer (text); "
+        "wait; terminate (status: success or failure)."
     )
 
 
@@ -355,6 +382,8 @@ def user_text(goal: str, *, history: Sequence[str] = (), elements_text: str | No
               space: CoordSpace | None = None) -> str:
     """The text of the user turn: goal, step summaries, last error, elements, instructions."""
     hist = _history_lines(history, config.max_history)
+    if config.prompt == "compact":
+        return _compact_user_text(goal, hist, elements_text, last_error, config)
     parts: list[str] = []
     if config.prompt == "m3a":
         parts.append(f"Goal: {goal}")
@@ -389,6 +418,22 @@ def user_text(goal: str, *, history: Sequence[str] = (), elements_text: str | No
                       "<conclusion></conclusion> tags.")
         parts.append(instr)
     return "\n\n".join(parts)
+
+
+def _compact_user_text(goal: str, hist: list[str], elements_text: str | None, last_error: str,
+                       config: PolicyConfig) -> str:
+    """Task, the last steps (`max_history`), the last error and the screen: no instructions
+    (the system prompt has them)."""
+    lines = [f"Task: {goal}", "Steps so far:" + ("" if hist else " none"), *hist]
+    if last_error:
+        lines.append(f"Error: {last_error}")
+    if elements_text is not None:
+        lines.append("Screen:\n" + (elements_text or "(no elements)"))
+    if config.shows_image:
+        lines.append("The screenshot shows the screen.")
+    if config.goal_reminder:
+        lines.append(f"Task: {goal}")
+    return "\n".join(lines)
 
 
 def _screen_size_of(screenshot: Any) -> tuple[int, int] | None:
@@ -674,7 +719,8 @@ def format_completion(action: dict[str, Any] | Action | str, thought: str = "", 
                       elements: str | Sequence[UIElement] | None = None) -> str:
     """A canonical action (device pixels) as the assistant's reply — an SFT target.
 
-    guiowl: `<thinking>\\n{thought}\\n</thinking>\\n<tool_call>\\n{json}\\n</tool_call>`
+    guiowl (and compact, which leaves out an empty thinking block):
+    `<thinking>\\n{thought}\\n</thinking>\\n<tool_call>\\n{json}\\n</tool_call>`
     and, when `config.conclusion`, `\\n<conclusion>\\n{conclusion}\\n</conclusion>`
     (default: `summarize_action`). m3a: `Reason: {thought}\\nAction: {json}`.
     With `config.index_targets` and `elements`, a touch at an element's centre is
@@ -689,6 +735,8 @@ def format_completion(action: dict[str, Any] | Action | str, thought: str = "", 
     args = action_to_tool_args(action, space)
     call = json.dumps({"name": TOOL_NAME, "arguments": args}, ensure_ascii=False)
     out = f"<thinking>\n{_clean_tag_text(thought)}\n</thinking>\n<tool_call>\n{call}\n</tool_call>"
+    if config.prompt == "compact" and not thought.strip():
+        out = f"<tool_call>\n{call}\n</tool_call>"  # no empty thinking block to learn
     if config.conclusion:
         if conclusion is None:
             conclusion = summarize_action(action, space, elements)

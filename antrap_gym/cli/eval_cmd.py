@@ -29,7 +29,7 @@ def add_eval_parser(sub) -> None:
     e.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint, e.g. "
                    "http://localhost:8000/v1")
     e.add_argument("--api-key-env", default=None, help="environment variable holding the API key")
-    e.add_argument("--prompt", default=None, help="prompt style: guiowl | m3a")
+    e.add_argument("--prompt", default=None, help="prompt style: guiowl | m3a | compact")
     e.add_argument("--coords", default=None, help="model coordinates: absolute | relative")
     e.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="any other option for the agent (repeatable)")
