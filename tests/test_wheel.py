@@ -33,7 +33,9 @@ def installed(tmp_path_factory) -> Path:
     (wheel,) = (tmp / "dist").glob("antrap_gym-*.whl")
     env_dir = tmp / "venv"
     venv.create(env_dir, with_pip=True)
-    pip = [str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q"]
+    # --no-compile: byte-compiling torch's thousands of modules is a minute of CPU taken from
+    # the suite running beside this test; Python compiles what it imports when it imports it
+    pip = [str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", "--no-compile"]
     _run([*pip, os.environ.get("TORCH_SPEC", "torch==2.13.0")], tmp)  # the CPU build, first
     _run([*pip, f"{wheel}[train]"], tmp)
     return env_dir
