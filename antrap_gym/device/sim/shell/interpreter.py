@@ -47,13 +47,13 @@ def command(*names: str) -> Callable[[CommandFn], CommandFn]:
     return deco
 
 
-
 @lru_cache(maxsize=1024)
 def _parsed(script: str) -> list[Pipeline]:
     """`parse`, memoised: checks and recipes send the same few scripts on every step, and
     a parse is only read (its words are expanded afresh each run, so `$?` and `$(...)`
     still see the moment they run). A script that does not parse raises each time."""
     return parse(script)
+
 
 class Shell:
     def __init__(self, phone: Phone) -> None:
