@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 
 from antrap_gym.device.sim.web import layout as lay
@@ -25,9 +26,6 @@ PARKED_MAX = 16
 #: id -> (origin, the log it has had, context), oldest first; a context is held by one
 #: page or parked here, never both
 _parked: OrderedDict[int, tuple[tuple, tuple, _Live]] = OrderedDict()
-#: layouts kept by (the DOM's dump, viewport width), least recently used first
-LAYOUTS_MAX = 64
-_LAYOUTS: OrderedDict[tuple[str, float], lay.Layout] = OrderedDict()
 
 
 def _park(origin: tuple, log: tuple, live: _Live) -> None:
@@ -50,20 +48,13 @@ def _unpark(origin: tuple, log: list) -> tuple[_Live | None, int]:
     return _parked.pop(best[0])[2], best[1]
 
 
+@lru_cache(maxsize=64)
 def _layout_of(raw: str, viewport_w: float) -> lay.Layout:
     """The layout of the DOM dumped as `raw`, built once per process (a layout is a pure
     function of the dump and the width, and nothing changes it once built). The oracle's
     forks bring the same few page states back over and over, each in a context loaded
     afresh: in the main job nine builds in ten were of a DOM laid out before."""
-    key = (raw, viewport_w)
-    found = _LAYOUTS.get(key)
-    if found is None:
-        found = _LAYOUTS[key] = lay.build(json.loads(raw), viewport_w)
-        if len(_LAYOUTS) > LAYOUTS_MAX:
-            _LAYOUTS.popitem(last=False)
-    else:
-        _LAYOUTS.move_to_end(key)
-    return found
+    return lay.build(json.loads(raw), viewport_w)
 
 
 class Page:
