@@ -2,35 +2,25 @@
 parameters, set-up recipes and checks that speak only to the Device protocol
 (tasks/checks/, tasks/apps/), and semantic solutions; grouped into suites."""
 
-from antrap_gym.tasks import (  # noqa: F401  (register templates)
-    audio_recorder_tasks,
-    broccoli_tasks,
-    browser_tasks,
-    calendar_ir,
-    calendar_tasks,
-    camera_tasks,
-    clock_tasks,
-    contacts_tasks,
-    expense_tasks,
-    files_tasks,
-    gallery_tasks,
-    joplin_tasks,
-    markor_reference,
-    markor_tasks,
-    open_app_tasks,
-    opentracks_tasks,
-    osmand_tasks,
-    retro_music_tasks,
-    settings_tasks,
-    simple_draw_tasks,
-    sms_tasks,
-    system_reference,
-    tasks_org_tasks,
-    vlc_tasks,
-)
+import importlib
+import pkgutil
+
 from antrap_gym.tasks.base import Task, TaskError, answer_matches
 from antrap_gym.tasks.registry import SUITES, TEMPLATES, Suite, get_suite, get_template, register
 from antrap_gym.tasks.suites import build_suites
+
+
+def _import_template_modules() -> tuple[str, ...]:
+    """Import every module of this package, so a template module is found by being here:
+    a new `tasks/<app>_tasks.py` registers its templates without being named anywhere
+    (the platform's own modules register none and are imported anyway)."""
+    names = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.ispkg))
+    for name in names:
+        importlib.import_module(f"{__name__}.{name}")
+    return names
+
+
+MODULES = _import_template_modules()
 
 build_suites()
 

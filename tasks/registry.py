@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from antrap_gym.device.protocol import KNOWN_APPS
 from antrap_gym.tasks.base import Task
 
 TEMPLATES: dict[str, type[Task]] = {}
 #: old template ids that now resolve to another (ours renamed to the reference name)
 ALIASES: dict[str, str] = {}
+_KNOWN_PACKAGES = frozenset(KNOWN_APPS.values())
 
 
 def register(cls: type[Task]) -> type[Task]:
@@ -18,6 +20,13 @@ def register(cls: type[Task]) -> type[Task]:
         raise ValueError(f"duplicate task id {tid}")
     if tid in ALIASES:
         raise ValueError(f"task id {tid} is already an alias of {ALIASES[tid]}")
+    unknown = [pkg for pkg in cls.apps if pkg not in _KNOWN_PACKAGES]
+    if unknown:
+        # a real device finds an app by KNOWN_APPS: a template on an app missing there would
+        # run on the simulated phone and fail on an emulator, so it is refused here
+        raise ValueError(f"template {tid} uses {', '.join(unknown)}, which is not in "
+                         "antrap_gym/device/protocol.py's KNOWN_APPS: add the app's "
+                         "AndroidWorld name and package there (docs/adding-an-app.md)")
     TEMPLATES[tid] = cls
     return cls
 

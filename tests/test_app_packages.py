@@ -12,11 +12,14 @@ from __future__ import annotations
 import ast
 import importlib
 import sqlite3
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import antrap_gym.tasks
+from antrap_gym.device.protocol import KNOWN_APPS
 from antrap_gym.device.sim.apps import INSTALLED, Activity, App, default_apps
 from antrap_gym.device.sim.phone import Phone
 from antrap_gym.device.sim.shell.interpreter import Shell
@@ -24,6 +27,7 @@ from antrap_gym.device.sim.storage.content import ContentProvider, Table
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 SIM = Path(__file__).resolve().parents[1] / "antrap_gym" / "device" / "sim"
+TASKS = Path(__file__).resolve().parents[1] / "tasks"
 NOTEBOOK = "org.example.notebook"
 NOTES_DB = f"/data/data/{NOTEBOOK}/databases/notes.db"
 
@@ -86,6 +90,38 @@ def test_every_installed_app_is_one_package_exporting_its_app():
         inside = f"antrap_gym.device.sim.apps.{name}."
         for part in (app, app.main, *app.activities, *app.storage):
             assert part.__module__.startswith(inside), f"{part.__qualname__} is outside {name}/"
+
+
+def test_every_launchable_app_is_known_to_real_devices_by_its_label():
+    """A real device finds an app by KNOWN_APPS (AndroidWorld's lower-case names): an app
+    installed on the simulated phone but missing there would open here and not on an
+    emulator."""
+    for app in default_apps():
+        if app.launchable:
+            assert KNOWN_APPS.get(app.label.lower()) == app.package, (
+                f"{app.label} ({app.package}) is not in device/protocol.py's KNOWN_APPS")
+
+
+def test_every_template_module_is_found_without_being_named():
+    """tasks/ imports each of its modules itself, so a new `<app>_tasks.py` registers its
+    templates by being there; each registered template comes from one of them."""
+    on_disk = {p.stem for p in TASKS.glob("*.py") if p.stem != "__init__"}
+    assert set(antrap_gym.tasks.MODULES) == on_disk
+    assert all(f"antrap_gym.tasks.{m}" in sys.modules for m in on_disk)
+    homes = {cls.__module__.rsplit(".", 1)[-1] for cls in antrap_gym.tasks.TEMPLATES.values()}
+    assert homes <= on_disk and len(homes) >= 20
+
+
+def test_a_template_on_an_app_real_devices_cannot_find_is_refused():
+    from antrap_gym.tasks.base import Task
+    from antrap_gym.tasks.registry import TEMPLATES, register
+
+    class NotebookAddNote(Task):
+        apps = (NOTEBOOK,)
+
+    with pytest.raises(ValueError, match=r"org\.example\.notebook.*KNOWN_APPS"):
+        register(NotebookAddNote)
+    assert "NotebookAddNote" not in TEMPLATES
 
 
 def _strings(path: Path) -> set[str]:
