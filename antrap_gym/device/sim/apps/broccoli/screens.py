@@ -17,6 +17,7 @@ from antrap_gym.device.sim.apps.broccoli.store import PKG, TEXT_COLUMNS, Broccol
 from antrap_gym.device.sim.toolkit.builder import BarAction
 from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
+from antrap_gym.device.sim.toolkit.record import RecordDetail
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.phone import Phone
@@ -127,26 +128,20 @@ class MainActivity(Activity):
         return False
 
 
-class DetailsActivity(Activity):
+class DetailsActivity(RecordDetail, Activity):
     """One recipe: title in the toolbar, favourite star, Edit, Delete; then its fields."""
 
     package = PKG
     name = "com.flauschcode.broccoli.recipe.details.RecipeDetailsActivity"
+    record_noun, untitled, toolbar_rid = "recipe", "Recipe", RID + "toolbar"
 
-    def __init__(self, recipe_id: int = 0) -> None:
-        super().__init__()
-        self.recipe_id = recipe_id
+    def record(self, phone: Phone) -> Recipe | None:
+        return db(phone).get(self.record_id)
 
-    def title(self, phone: Phone) -> str:
-        r = db(phone).get(self.recipe_id)
-        return r.title if r else "Recipe"
+    def record_title(self, record: Recipe) -> str:
+        return record.title
 
-    def build(self, ui: UI, phone: Phone) -> None:
-        r = db(phone).get(self.recipe_id)
-        if r is None:
-            ui.toolbar("", back=True, rid=RID + "toolbar")
-            ui.empty("This recipe no longer exists")
-            return
+    def build_record(self, ui: UI, phone: Phone, r: Recipe) -> None:
         fav = "Remove from favorites" if r.favorite else "Add to favorites"
         ui.toolbar(r.title, back=True, rid=RID + "toolbar", actions=[
             BarAction("star" if r.favorite else "star_border", fav,
@@ -170,14 +165,14 @@ class DetailsActivity(Activity):
             ui.text(r.directions or "-", rid=RID + "details_directions")
 
     def star(self, phone: Phone, on: bool) -> None:
-        db(phone).set_favorite(self.recipe_id, on)
+        db(phone).set_favorite(self.record_id, on)
 
     def ask_delete(self, phone: Phone) -> None:
         phone.open_popup(self, Dialog(DELETE_TITLE, DELETE_MESSAGE, buttons=[
             Choice("Cancel", "noop"), Choice("Delete", "do_delete", destructive=True)]))
 
     def do_delete(self, phone: Phone) -> None:
-        db(phone).remove(self.recipe_id)
+        db(phone).remove(self.record_id)
         phone.finish_activity(self)
         phone.toast("Recipe deleted")
 

@@ -20,6 +20,7 @@ from antrap_gym.device.sim.toolkit.builder import SP_TITLE, BarAction
 from antrap_gym.device.sim.toolkit.firstrun import FirstRun
 from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
+from antrap_gym.device.sim.toolkit.record import RecordDetail
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.phone import Phone
@@ -219,25 +220,19 @@ class PeopleActivity(FirstRun, ContactsActivity):
 # --- one contact --------------------------------------------------------------------------
 
 
-class QuickContactActivity(ContactsActivity):
+class QuickContactActivity(RecordDetail, ContactsActivity):
     """A contact's details: avatar and name, contact info, star, edit and overflow menu."""
 
     name = "com.google.android.apps.contacts.quickcontact.QuickContactActivity"
+    record_noun, untitled, toolbar_rid = "contact", "Contact", RID + "toolbar"
 
-    def __init__(self, contact_id: int = 0) -> None:
-        super().__init__()
-        self.contact_id = contact_id
+    def record(self, phone: Phone) -> Contact | None:
+        return book(phone).get(self.record_id)
 
-    def title(self, phone: Phone) -> str:
-        c = book(phone).get(self.contact_id)
-        return c.name if c else "Contact"
+    def record_title(self, record: Contact) -> str:
+        return record.name
 
-    def build(self, ui: UI, phone: Phone) -> None:
-        c = book(phone).get(self.contact_id)
-        if c is None:
-            ui.toolbar("", back=True, rid=RID + "toolbar")
-            ui.empty("This contact no longer exists")
-            return
+    def build_record(self, ui: UI, phone: Phone, c: Contact) -> None:
         desc = "Remove from favourites" if c.starred else "Add to favourites"
         ui.toolbar("", back=True, rid=RID + "toolbar", actions=[
             BarAction("star" if c.starred else "star_border", desc,

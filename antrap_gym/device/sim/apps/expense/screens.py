@@ -32,6 +32,7 @@ from antrap_gym.device.sim.apps.expense.store import (
 )
 from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
+from antrap_gym.device.sim.toolkit.record import RecordDetail
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.phone import Phone
@@ -201,25 +202,19 @@ class ExpenseLogsActivity(ExpenseActivity):
         return False
 
 
-class ExpenseDetailActivity(ExpenseActivity):
+class ExpenseDetailActivity(RecordDetail, ExpenseActivity):
     """One expense: its name, amount, category, date and note; Edit and Delete."""
 
     name = "com.arduia.expense.ui.expense.ExpenseDetailActivity"
+    record_noun, untitled, gone_toolbar, toolbar_rid = "expense", "Expense", "Expense", RID + "toolbar"
 
-    def __init__(self, expense_id: int = 0) -> None:
-        super().__init__()
-        self.expense_id = expense_id
+    def record(self, phone: Phone) -> Expense | None:
+        return db(phone).get(self.record_id)
 
-    def title(self, phone: Phone) -> str:
-        e = db(phone).get(self.expense_id)
-        return e.name if e else "Expense"
+    def record_title(self, record: Expense) -> str:
+        return record.name
 
-    def build(self, ui: UI, phone: Phone) -> None:
-        e = db(phone).get(self.expense_id)
-        if e is None:
-            ui.toolbar("Expense", back=True, rid=RID + "toolbar")
-            ui.empty("This expense no longer exists")
-            return
+    def build_record(self, ui: UI, phone: Phone, e: Expense) -> None:
         ui.toolbar("Expense", back=True, rid=RID + "toolbar", actions=[
             ("edit", "Edit", lambda: phone.start_activity(ExpenseEntryActivity.editing(e))),
             ("delete", "Delete", lambda: self.ask_delete(phone, e))])
@@ -235,7 +230,7 @@ class ExpenseDetailActivity(ExpenseActivity):
             Choice("Cancel", "noop"), Choice("Delete", "do_delete", destructive=True)]))
 
     def do_delete(self, phone: Phone) -> None:
-        db(phone).remove([self.expense_id])
+        db(phone).remove([self.record_id])
         phone.finish_activity(self)
         phone.toast("Deleted")
 
