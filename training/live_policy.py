@@ -146,9 +146,7 @@ class BatchedPolicy:
         need: list[int] = []
         prompts: list[Any] = []
         for i, (s, obs) in enumerate(zip(sessions, observations)):
-            if not observed:
-                s.observe(obs)
-            queued = s.next_pending()
+            queued = s.take(obs, observed)
             if queued is not None:
                 out[i] = (queued, None)
                 continue

@@ -21,8 +21,8 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from antrap_gym.agents.base import Agent
-from antrap_gym.agents.policy import QWEN25_FACTOR, PolicyConfig, PolicySession
+from antrap_gym.agents.model_agent import ModelAgent, policy_config
+from antrap_gym.agents.policy import QWEN25_FACTOR, PolicySession
 
 RETRY_STATUS = (408, 409, 425, 429, 500, 502, 503, 504)
 
@@ -91,7 +91,7 @@ def reply_text(response: dict[str, Any]) -> str:
     return text
 
 
-class OpenAIAgent(Agent):
+class OpenAIAgent(ModelAgent):
     """A GUI-Owl-style (or M3A-style) policy served over chat completions.
 
     model: the served model's name. base_url: the API root (`.../v1`).
@@ -123,17 +123,11 @@ class OpenAIAgent(Agent):
                  max_history: int = 20, lenient: bool = True, conclusion: bool = True,
                  goal_reminder: bool = False, tool_docs: bool = True,
                  element_bounds: bool = True) -> None:
-        kw: dict[str, Any] = {"prompt": prompt, "coords": coords, "observation": observation,
-                              "element_index": element_index, "factor": factor,
-                              "max_history": max_history, "conclusion": conclusion,
-                              "goal_reminder": goal_reminder,
-                              "tool_docs": tool_docs, "element_bounds": element_bounds}
-        if min_pixels is not None:
-            kw["min_pixels"] = min_pixels
-        if max_pixels is not None:
-            kw["max_pixels"] = max_pixels
-        self.config = PolicyConfig(**kw)
-        self.observation = self.config.observation
+        self.config = policy_config(
+            prompt=prompt, coords=coords, observation=observation, element_index=element_index,
+            factor=factor, min_pixels=min_pixels, max_pixels=max_pixels, max_history=max_history,
+            conclusion=conclusion, goal_reminder=goal_reminder, tool_docs=tool_docs,
+            element_bounds=element_bounds)
         self.model = model
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.api_key = api_key if api_key is not None else os.environ.get(api_key_env)
@@ -150,52 +144,19 @@ class OpenAIAgent(Agent):
         self.max_backoff_s = max_backoff_s
         self.max_retry_after_s = max_retry_after_s
         self.lenient = lenient
-        self.session: PolicySession | None = None
-        self.last_raw = ""
-        self.last_thought = ""
-        self.last_decision = None
         self.last_response: dict[str, Any] | None = None
         self.requests = 0  # HTTP attempts, all episodes
         self.retries = 0
+        self._begin()
 
-    # --- the Agent interface ---------------------------------------------------------------
-    def reset(self, env, obs, info, seed=None) -> None:
-        size = getattr(env.unwrapped, "screen_size", None)
-        if size is None:
-            shot = obs.get("screenshot")
-            if shot is None:
-                raise ValueError("cannot tell the screen size: no env.unwrapped.screen_size, no screenshot")
-            size = (shot.shape[1], shot.shape[0])
-        goal = obs.get("goal") or info.get("goal") or ""
-        self.session = PolicySession(goal, size, self.config, lenient=self.lenient)
-        self._episode_seed = seed
-        self.last_raw = ""
-        self.last_thought = ""
-        self.last_decision = None
-
-    def act(self, obs: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
-        if self.session is None:
-            raise RuntimeError("call reset() before act()")
-        s = self.session
-        s.observe(obs)
-        queued = s.next_pending()
-        if queued is not None:
-            self.last_raw = ""
-            self.last_thought = "(finishing the previous decision)"
-            return queued
-        messages = s.messages(obs)
-        response = self.complete(messages)
+    def reply(self, session: PolicySession, obs: dict[str, Any]) -> str:
+        response = self.complete(session.messages(obs))
         self.last_response = response
         try:
-            raw = reply_text(response)
+            return reply_text(response)
         except ValueError as e:
-            raw = ""
             self.last_response = {"error": str(e), "response": response}
-        self.last_raw = raw
-        decision = s.decode(raw)
-        self.last_decision = decision
-        self.last_thought = decision.thought
-        return decision.action
+            return ""
 
     # --- HTTP ------------------------------------------------------------------------------
     def payload(self, messages: list[dict[str, Any]]) -> dict[str, Any]:

@@ -842,6 +842,13 @@ class PolicySession:
             args["screenshot"] = None
         return build_hf_messages(obs.get("goal") or self.goal, **args)
 
+    def take(self, obs: dict[str, Any], observed: bool = False) -> dict[str, Any] | None:
+        """A step's start: take in `obs` (unless already `observed`), then the action still
+        queued from the previous reply, if any; None means the model must be asked."""
+        if not observed:
+            self.observe(obs)
+        return self.next_pending()
+
     def next_pending(self) -> dict[str, Any] | None:
         """An action queued by the previous decision (no model call needed)."""
         if not self.pending:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from antrap_gym.agents.adapters import adapter_base, is_adapter_dir, load_merged
-from antrap_gym.agents.base import Agent
-from antrap_gym.agents.policy import QWEN25_FACTOR, PolicyConfig, PolicySession
+from antrap_gym.agents.model_agent import ModelAgent, policy_config
+from antrap_gym.agents.policy import QWEN25_FACTOR, PolicySession
 
 _DTYPES = ("auto", "float32", "float16", "bfloat16")
 
@@ -25,7 +25,7 @@ def _is_vlm(path: Path, config: Any) -> bool:
             or (path / "preprocessor_config.json").exists())
 
 
-class TransformersAgent(Agent):
+class TransformersAgent(ModelAgent):
     """A policy model run in-process with transformers.
 
     model_path: a local directory (`save_pretrained` layout), or a LoRA run's adapter
@@ -108,18 +108,14 @@ class TransformersAgent(Agent):
         # pixels, multiples of 28; Qwen3-VL: relative 0-1000, multiples of 32) and its processor's
         geo = {**policy_geometry(detect_family(base), base), **processor_geometry(path)}
         self.family = detect_family(base)
-        kw: dict[str, Any] = {"prompt": prompt, "coords": coords or geo.get("coords", "absolute"),
-                              "observation": observation or ("screenshot" if self.is_vlm else "text"),
-                              "element_index": element_index,
-                              "factor": factor or geo.get("factor", QWEN25_FACTOR),
-                              "max_history": max_history, "max_element_chars": max_element_chars,
-                              "conclusion": conclusion, "goal_reminder": goal_reminder,
-                              "tool_docs": tool_docs, "element_bounds": element_bounds}
-        for key, value in (("min_pixels", min_pixels), ("max_pixels", max_pixels)):
-            if value is not None or key in geo:
-                kw[key] = value if value is not None else geo[key]
-        self.config = PolicyConfig(**kw)
-        self.observation = self.config.observation
+        self.config = policy_config(
+            prompt=prompt, coords=coords or geo.get("coords", "absolute"),
+            observation=observation or ("screenshot" if self.is_vlm else "text"),
+            element_index=element_index, factor=factor or geo.get("factor", QWEN25_FACTOR),
+            min_pixels=min_pixels if min_pixels is not None else geo.get("min_pixels"),
+            max_pixels=max_pixels if max_pixels is not None else geo.get("max_pixels"),
+            max_history=max_history, max_element_chars=max_element_chars, conclusion=conclusion,
+            goal_reminder=goal_reminder, tool_docs=tool_docs, element_bounds=element_bounds)
         self.max_new_tokens = max_new_tokens
         self.do_sample = do_sample
         self.temperature = temperature
@@ -127,46 +123,10 @@ class TransformersAgent(Agent):
         self.top_k = top_k
         self.seed = seed
         self.lenient = lenient
-        self.session: PolicySession | None = None
-        self._episode_seed = 0
-        self._step = 0
-        self.last_raw = ""
-        self.last_thought = ""
-        self.last_decision = None
+        self._begin()
 
-    # --- the Agent interface ---------------------------------------------------------------
-    def reset(self, env, obs, info, seed=None) -> None:
-        size = getattr(env.unwrapped, "screen_size", None)
-        if size is None:
-            shot = obs["screenshot"]
-            size = (shot.shape[1], shot.shape[0])
-        goal = obs.get("goal") or info.get("goal") or ""
-        self.session = PolicySession(goal, size, self.config, lenient=self.lenient)
-        self._episode_seed = 0 if seed is None else int(seed)
-        self._step = 0
-        self.last_raw = ""
-        self.last_thought = ""
-        self.last_decision = None
-
-    def act(self, obs: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
-        if self.session is None:
-            raise RuntimeError("call reset() before act()")
-        s = self.session
-        s.observe(obs)
-        self._step += 1
-        queued = s.next_pending()
-        if queued is not None:
-            self.last_raw = ""
-            self.last_thought = "(finishing the previous decision)"
-            return queued
-        text_only = not self.is_vlm
-        messages = s.hf_messages(obs, text_only=text_only)
-        raw = self.generate(messages)
-        self.last_raw = raw
-        decision = s.decode(raw)
-        self.last_decision = decision
-        self.last_thought = decision.thought
-        return decision.action
+    def reply(self, session: PolicySession, obs: dict[str, Any]) -> str:
+        return self.generate(session.hf_messages(obs, text_only=not self.is_vlm))
 
     # --- generation ----------------------------------------------------------------------------
     def encode(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -198,7 +158,7 @@ class TransformersAgent(Agent):
         devices = [torch.device(self.device).index or 0] if self.device.startswith("cuda") else []
         with torch.inference_mode(), torch.random.fork_rng(devices=devices):
             if self.do_sample:
-                seed = (self.seed * 1_000_003 + self._episode_seed * 10_007 + self._step) % (2 ** 63)
+                seed = (self.seed * 1_000_003 + self.episode_seed * 10_007 + self.step_index) % (2 ** 63)
                 torch.manual_seed(seed)
             out = self.model.generate(**inputs, **gen)
         new = out[0, inputs["input_ids"].shape[1]:]
