@@ -3,6 +3,7 @@ id, and a quiet exit when the reader of stdout goes away (`antrap tasks | head`)
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -65,3 +66,20 @@ def guard_stdout(run: Callable[[], int]) -> int:
         except (OSError, ValueError):  # stdout is no real file (captured in-process)
             pass
         return EXIT_BROKEN_PIPE
+
+
+def run_command(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
+    """Parse `argv` and run the chosen subcommand's `fn` (set with `set_defaults`): its
+    exit status; 130 on Ctrl-C; a lookup of an unknown name (a `KeyError`: a suite, a
+    template, an agent) one line on stderr and 2; a closed stdout quietly (`guard_stdout`)."""
+    def run() -> int:
+        args = parser.parse_args(argv)
+        try:
+            return int(args.fn(args) or 0)
+        except KeyboardInterrupt:
+            return 130
+        except KeyError as e:
+            print(f"{parser.prog}: {e.args[0] if e.args else e}", file=sys.stderr)
+            return 2
+
+    return guard_stdout(run)

@@ -296,3 +296,14 @@ def test_eval_table_never_cuts_settings_or_agent_names_on_a_narrow_terminal(tmp_
     assert _title(text).startswith("AnTrap — success rate %")
     assert not _ids_whole(text, ["oracle-with-a-long-label", "external_interruption",
                                  "Trap average", "State layer"])
+
+
+def test_training_commands_name_an_unknown_suite_in_one_line(tmp_path, capsys):
+    """`antrap` and the training commands run through one runner: an unknown name is a
+    line on stderr and exit status 2, not a traceback."""
+    from antrap_gym.training.cli import main as training_main
+
+    rc = training_main(["collect", "--suite", "no-such-suite", "--out", str(tmp_path / "c")])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err.startswith("antrap: unknown suite 'no-such-suite'") and err.count("\n") == 1

@@ -219,18 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m antrap_gym.training.cli ...`; a closed stdout ends it quietly, as for `antrap`."""
-    from antrap_gym.console import guard_stdout
+    """`python -m antrap_gym.training.cli ...`, run as `antrap` runs its commands."""
+    from antrap_gym.console import run_command
 
-    return guard_stdout(lambda: _run(argv))
-
-
-def _run(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return int(args.fn(args) or 0)
-    except KeyboardInterrupt:
-        return 130
+    return run_command(build_parser(), argv)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import sys
 from rich.markup import escape
 from rich.table import Table
 
-from antrap_gym.console import add_id_column, guard_stdout, make_console
+from antrap_gym.console import add_id_column, make_console, run_command
 
 
 def _tasks(args: argparse.Namespace) -> int:
@@ -199,18 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; a closed stdout (`antrap tasks | head`) ends it quietly (141)."""
-    return guard_stdout(lambda: _run(argv))
-
-
-def _run(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return int(args.fn(args) or 0)
-    except KeyboardInterrupt:
-        return 130
-    except KeyError as e:
-        print(f"antrap: {e.args[0] if e.args else e}", file=sys.stderr)
-        return 2
+    return run_command(build_parser(), argv)
 
 
 if __name__ == "__main__":
