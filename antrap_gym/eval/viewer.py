@@ -21,8 +21,10 @@ only what is looked at is read. Frames are referenced by relative path
 directory can be copied or served as is. All record text is HTML-escaped by the
 renderer: goals, thoughts and raw model output are untrusted.
 
-The page's style and scripts are package data (`viewer_assets/`), inlined into
-index.html so that the viewer is one self-contained page and its data.
+The page is a Jinja template and its style and scripts are package data
+(`viewer_assets/index.html`, `viewer.css`, `*.js`); the style and scripts are inlined
+into index.html so that the viewer is one self-contained page and its data. Every value
+the template shows is escaped (autoescape).
 
 The view lives in the URL hash: filters (`index.html#agent=x&setting=loop&
 outcome=failure&q=text`), the page of rows (`&page=3`) and the episode open
@@ -33,6 +35,7 @@ linked to.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import json
 import math
@@ -43,6 +46,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+import jinja2
 
 from antrap_gym.eval.worker import safe_name
 from antrap_gym.traps.taxonomy import LAYER_OF, TRAP_TYPES
@@ -251,12 +256,15 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------------------------------------
 # shared page parts
 
-def _page(title: str, body: str, css: str, script: str = "") -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(title)}</title><style>{css}</style></head>\n"
-            f"<body>\n<main>\n{body}\n</main>\n"
-            + (f"<script>\n{script}\n</script>\n" if script else "") + "</body></html>\n")
+@functools.cache
+def _templates() -> jinja2.Environment:
+    """The page's Jinja templates (package data beside the style and scripts), escaping
+    every value put into them."""
+    env = jinja2.Environment(loader=jinja2.FunctionLoader(asset), autoescape=True,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters.update(setting_title=_title, urlpart=lambda v: quote(str(v), safe=""),
+                       as_json=json.dumps)
+    return env
 
 
 def _setting_chip(setting: str) -> str:
@@ -270,30 +278,15 @@ def _setting_chip(setting: str) -> str:
 # ------------------------------------------------------------------------------------------------
 # the page: the table of episodes, and the view of the episode opened
 
-def _overview(records: list[dict[str, Any]], agents: list[str], settings: list[str]) -> str:
-    """Successes / episodes per agent and setting, each cell a link that filters the table."""
-    cells: dict[tuple[str, str], list[int]] = {}
+def _overview_cells(records: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Successes / episodes per (agent, setting), with the cell's colour (red to green)."""
+    counts: dict[tuple[str, str], list[int]] = {}
     for r in records:
-        c = cells.setdefault((str(r.get("agent")), str(r.get("setting"))), [0, 0])
+        c = counts.setdefault((str(r.get("agent")), str(r.get("setting"))), [0, 0])
         c[0] += outcome(r) == "success"
         c[1] += 1
-    head = "".join(f'<th title="{esc(s)}">{esc(_title(s))}</th>' for s in settings)
-    body = []
-    for a in agents:
-        tds = []
-        for s in settings:
-            wins, n = cells.get((a, s), (0, 0))
-            if not n:
-                tds.append('<td class="muted">–</td>')
-                continue
-            rate = wins / n
-            colour = f"hsl({round(120 * rate)}, 60%, {88 - 8 * rate:.0f}%)"
-            href = "#" + esc(f"agent={quote(a, safe='')}&setting={quote(s, safe='')}")
-            tds.append(f'<td><a href="{href}" style="background:{colour}" '
-                       f'title="{wins} of {n} succeeded">{wins}/{n}</a></td>')
-        body.append(f"<tr><td><b>{esc(a)}</b></td>{''.join(tds)}</tr>")
-    return (f'<div class="card overview"><table><thead><tr><th>agent \\ setting</th>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></div>')
+    return {k: {"wins": w, "n": n, "colour": f"hsl({round(120 * w / n)}, 60%, {88 - 8 * w / n:.0f}%)"}
+            for k, (w, n) in counts.items()}
 
 
 def index_page(records: list[dict[str, Any]], plots: list[str] | tuple[str, ...] = (),
@@ -302,53 +295,12 @@ def index_page(records: list[dict[str, Any]], plots: list[str] | tuple[str, ...]
     draws from `viewer/data/rows.js`, and the place an opened episode is shown."""
     agents = _agents(records, agents)
     settings = _settings(records)
-    totals = {o: sum(1 for r in records if outcome(r) == o) for o in OUTCOMES}
-    opt = lambda v, label: f'<option value="{esc(v)}">{esc(label)}</option>'  # noqa: E731
-    agent_opts = opt("", "all agents") + "".join(opt(a, a) for a in agents)
-    setting_opts = (opt("", "all settings") + opt("*trap", "any trap setting")
-                    + opt("*fired", "a trap fired") + "".join(opt(s, s) for s in settings))
-    outcome_opts = opt("", "all outcomes") + "".join(opt(o, o) for o in OUTCOMES)
-    plot_html = ""
-    if plots:
-        imgs = "".join(f'<img src="../{esc(p)}" alt="{esc(p)}">' for p in plots)
-        plot_html = f'<details class="plots"><summary>plots</summary>{imgs}</details>'
-    heads = ["Agent", "Task", "Setting", "Run", "Outcome", "Steps / budget", "Trap events", "Wall s",
-             "Error"]
-    thead = "".join(f"<th>{esc(h)}</th>" for h in heads)
-    chips = {s: _setting_chip(s) for s in settings}  # the rows' setting cells, as episode views draw them
-    table_data = (f'data-page="{PAGE_ROWS}" data-fields="{esc(json.dumps(ROW_FIELDS))}" '
-                  f'data-chips="{esc(json.dumps(chips))}" data-layers="{esc(json.dumps(LAYER_OF))}"')
-    body = f"""
-<section id="list">
-<h1>AnTrap trajectories</h1>
-<p class="muted">{len(records)} episodes · {len(agents)} agent{"s" if len(agents) != 1 else ""} ·
-{len(settings)} setting{"s" if len(settings) != 1 else ""} ·
-<span class="badge o-success">{totals["success"]} success</span>
-<span class="badge o-failure">{totals["failure"]} failure</span>
-<span class="badge o-error">{totals["error"]} error</span></p>
-{_overview(records, agents, settings) if records else ""}
-{plot_html}
-<form class="filters" id="filters" onsubmit="return false">
-<label>Agent<select id="f-agent">{agent_opts}</select></label>
-<label>Trap / setting<select id="f-setting">{setting_opts}</select></label>
-<label>Outcome<select id="f-outcome">{outcome_opts}</select></label>
-<label>Search (task, goal, answer, error)<input id="f-q" type="search" placeholder="text…"></label>
-<button id="f-reset" type="button">reset</button>
-</form>
-<p id="counts"><b id="n-shown">{len(records)}</b> of {len(records)} episodes shown ·
-<span id="n-success">{totals["success"]}</span> success ·
-<span id="n-failure">{totals["failure"]}</span> failure ·
-<span id="n-error">{totals["error"]}</span> error</p>
-<nav class="pager"><a id="page-prev" href="#" hidden>‹ previous {PAGE_ROWS}</a>
-<span id="page-info">loading the rows…</span><a id="page-next" href="#" hidden>next {PAGE_ROWS} ›</a></nav>
-<table class="episodes" id="episodes" {table_data}><thead><tr>{thead}</tr></thead>
-<tbody></tbody></table>
-</section>
-<section id="episode" hidden>
-<nav class="top"><a id="back" href="#">← all episodes</a><span id="position"></span>
-<span class="spacer"></span><a id="prev" rel="prev" href="#">‹ previous</a>
-<a id="next" rel="next" href="#">next ›</a><span class="keys">j / k: next / previous step</span></nav>
-<div id="episode-body"></div>
-</section>
-"""
-    return _page("AnTrap trajectories", body, asset("viewer.css"), asset("episode.js") + asset("index.js"))
+    return _templates().get_template("index.html").render(
+        title="AnTrap trajectories", css=asset("viewer.css"), script=asset("episode.js") + asset("index.js"),
+        n=len(records), agents=agents, settings=settings, outcomes=OUTCOMES,
+        totals={o: sum(1 for r in records if outcome(r) == o) for o in OUTCOMES},
+        cells=_overview_cells(records), plots=list(plots), page_rows=PAGE_ROWS,
+        heads=["Agent", "Task", "Setting", "Run", "Outcome", "Steps / budget", "Trap events", "Wall s",
+               "Error"],
+        # the rows' setting cells, as episode views draw them
+        chips={s: _setting_chip(s) for s in settings}, fields=ROW_FIELDS, layers=LAYER_OF)
