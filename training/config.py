@@ -420,7 +420,8 @@ def trap_stack(cfg: TrapsConfig) -> list[dict[str, Any]]:
     that have such a setting (a key no trap of the stack has is an error).
     """
     from antrap_gym.traps.config import parse_stack
-    from antrap_gym.traps.taxonomy import LAYERS, TRAP_CLASSES, TRAP_TYPES
+    from antrap_gym.traps.registry import TRAP_CLASSES
+    from antrap_gym.traps.taxonomy import LAYERS, TRAP_TYPES
 
     over = {k: getattr(cfg, k) for k in _SCHEDULE_FIELDS if getattr(cfg, k) is not None}
     for k in ("duration", "steps", "window"):

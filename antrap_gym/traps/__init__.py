@@ -8,8 +8,9 @@
 from antrap_gym.traps import action, interruption, obscuration, round, thinking  # noqa: F401
 from antrap_gym.traps.base import TrapWrapper
 from antrap_gym.traps.config import Setting, TrapSpec, parse_protocol, parse_stack, wrap
+from antrap_gym.traps.registry import TRAP_CLASSES
 from antrap_gym.traps.schedule import Firing, TriggerSchedule
-from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS, TRAP_CLASSES, TRAP_TYPES, camel, expand
+from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS, TRAP_TYPES, camel, expand
 
 __all__ = [
     "LAYERS",

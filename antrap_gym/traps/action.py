@@ -16,8 +16,8 @@ import numpy as np
 from antrap_gym.device.elements import UIElement
 from antrap_gym.env.actions import Action
 from antrap_gym.traps.base import TrapWrapper
+from antrap_gym.traps.registry import register_trap
 from antrap_gym.traps.schedule import Firing
-from antrap_gym.traps.taxonomy import register_trap
 from antrap_gym.traps.words import antonym, is_destructive
 
 POINTED = ("click", "double_tap", "long_press")

@@ -26,8 +26,9 @@ import yaml
 
 from antrap_gym.configs import config_dir
 from antrap_gym.traps.base import BUDGET_FACTOR, check_budget_factor
+from antrap_gym.traps.registry import TRAP_CLASSES
 from antrap_gym.traps.schedule import TriggerSchedule
-from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS, TRAP_CLASSES, expand
+from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS, expand
 
 SCHEDULE_KEYS = {f for f in TriggerSchedule.__dataclass_fields__ if f != "extra"}
 #: settings every trap takes besides its schedule and its own parameters

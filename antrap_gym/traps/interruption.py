@@ -17,7 +17,7 @@ from antrap_gym.device import UIElement
 from antrap_gym.device.overlay import SYSTEM_UI, Overlay, OverlayButton
 from antrap_gym.traps import words
 from antrap_gym.traps.base import NO_OP, TrapWrapper
-from antrap_gym.traps.taxonomy import register_trap
+from antrap_gym.traps.registry import register_trap
 
 STYLES = ("permission", "dialog", "banner", "fullscreen_ad")
 OVERLAY_PACKAGE = SYSTEM_UI

@@ -8,8 +8,8 @@ from antrap_gym.device.elements import BoundingBox
 from antrap_gym.tasks.solver import Solver
 from antrap_gym.traps import repaint, view
 from antrap_gym.traps.base import TrapWrapper
+from antrap_gym.traps.registry import register_trap
 from antrap_gym.traps.schedule import TriggerSchedule
-from antrap_gym.traps.taxonomy import register_trap
 
 PATCH_COLORS = ((32, 32, 36), (128, 128, 128), (240, 240, 240))
 

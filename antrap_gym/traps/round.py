@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from antrap_gym.traps.base import NO_OP, TrapWrapper
+from antrap_gym.traps.registry import register_trap
 from antrap_gym.traps.schedule import TriggerSchedule
-from antrap_gym.traps.taxonomy import register_trap
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 #: actions that are the agent talking, not touching: a frozen phone does not stop them

@@ -1,11 +1,7 @@
-"""The STAR taxonomy: four layers, ten trap types, and the registry of wrappers."""
+"""The STAR taxonomy: four layers and ten trap types, as names (the wrappers that
+implement them register in `traps/registry.py`)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from antrap_gym.traps.base import TrapWrapper
 
 LAYERS: dict[str, tuple[str, ...]] = {
     "state": ("external_interruption", "visual_obscuration"),
@@ -15,17 +11,6 @@ LAYERS: dict[str, tuple[str, ...]] = {
 }
 TRAP_TYPES: tuple[str, ...] = tuple(t for types in LAYERS.values() for t in types)
 LAYER_OF: dict[str, str] = {t: layer for layer, types in LAYERS.items() for t in types}
-
-#: trap type -> wrapper class (filled as the trap modules import)
-TRAP_CLASSES: dict[str, type[TrapWrapper]] = {}
-
-
-def register_trap(cls: type[TrapWrapper]) -> type[TrapWrapper]:
-    if cls.trap_type not in LAYER_OF:
-        raise ValueError(f"{cls.trap_type!r} is not a STAR trap type")
-    TRAP_CLASSES[cls.trap_type] = cls
-    return cls
-
 
 def camel(trap_type: str) -> str:
     """external_interruption -> ExternalInterruption (for environment ids)."""

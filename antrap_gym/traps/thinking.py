@@ -13,8 +13,8 @@ from typing import Any
 from antrap_gym.device.elements import UIElement
 from antrap_gym.traps import view
 from antrap_gym.traps.base import TrapWrapper
+from antrap_gym.traps.registry import register_trap
 from antrap_gym.traps.round import _copy_obs
-from antrap_gym.traps.taxonomy import register_trap
 from antrap_gym.traps.words import antonym
 
 CHECKABLE_KIND = {"Switch": "switch", "CheckBox": "checkbox", "RadioButton": "radio"}
