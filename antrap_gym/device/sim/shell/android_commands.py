@@ -11,7 +11,7 @@ import time
 
 from antrap_gym.device.sim import intents
 from antrap_gym.device.sim.phone import keycode_of
-from antrap_gym.device.sim.shell.interpreter import Output, Shell, command
+from antrap_gym.device.sim.shell.registry import Output, ShellSession, command
 from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.storage.clipboard import CLIPPER_GET, CLIPPER_SET, clipper
 from antrap_gym.device.sim.storage.confine import memory_db
@@ -54,7 +54,7 @@ def _nums(args: list[str], n_min: int, n_max: int, what: str) -> list[float] | s
 
 
 @command("input")
-def input_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def input_(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     phone = sh.phone
     sources = {"keyboard", "mouse", "touchscreen", "touchpad", "stylus", "trackball", "dpad",
                "gamepad", "joystick", "touchnavigation", "rotaryencoder"}
@@ -143,7 +143,7 @@ def _parse_intent(rest: list[str]) -> tuple[dict[str, str], dict[str, str], list
 
 
 @command("am")
-def am(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def am(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     phone = sh.phone
     if not args:
         return _usage("am", "Activity manager (activity) commands:\n  start, force-stop, broadcast")
@@ -256,7 +256,7 @@ def _broadcast(phone, rest: list[str]) -> Output:
 
 
 @command("monkey")
-def monkey(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def monkey(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     pkg = None
     i = 0
     count = None
@@ -282,7 +282,7 @@ def monkey(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("pm")
-def pm(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def pm(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     phone = sh.phone
     if not args:
         return _usage("pm", "usage: pm list packages | pm path PKG | pm clear PKG")
@@ -338,7 +338,7 @@ def _grant(phone, sub: str, rest: list[str]) -> Output:
 
 
 @command("settings")
-def settings(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def settings(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     store = sh.phone.settings
     usage = ("usage:  settings [--user <USER_ID> | current] get namespace key\n"
              "        settings [--user <USER_ID> | current] put namespace key value\n"
@@ -428,7 +428,7 @@ class _SettingsTable:
 
 
 @command("content")
-def content(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def content(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if not args:
         return b"", "usage: content [subcommand] [options]\n", 1
     verb, rest = args[0], args[1:]
@@ -472,7 +472,7 @@ def content(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("sqlite3")
-def sqlite3_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def sqlite3_(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if not args:
         return b"", "Usage: sqlite3 DATABASE SQL\n", 1
     db_path, sql = args[0], " ".join(args[1:]) or stdin.decode("utf-8", "replace")
@@ -488,7 +488,7 @@ def sqlite3_(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("uiautomator")
-def uiautomator(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def uiautomator(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     from antrap_gym.device.sim.uixml import dump_xml
 
     if not args or args[0] != "dump":
@@ -521,7 +521,7 @@ def encode_raw(frame) -> bytes:
 
 
 @command("screencap")
-def screencap(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def screencap(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     usage = "usage: screencap [-hp] [-d display-id] [FILENAME]\n"
     png = False
     files: list[str] = []
@@ -545,7 +545,7 @@ def screencap(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("wm")
-def wm(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def wm(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     p = sh.phone
     if args[:1] == ["size"]:
         if len(args) > 1:
@@ -558,7 +558,7 @@ def wm(sh: Shell, args: list[str], stdin: bytes) -> Output:
     return b"", "usage: wm [size|density]\n", 1
 
 
-def _window_dump(sh: Shell) -> str:
+def _window_dump(sh: ShellSession) -> str:
     p = sh.phone
     pkg, cls = p.focused_component()
     act = p.wm.top_activity()
@@ -580,7 +580,7 @@ def _task_id(p, pkg: str) -> int:
 
 
 @command("dumpsys")
-def dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def dumpsys(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if not args:
         return b"", "dumpsys: listing all services is not supported\n", 1
     svc = args[0]
@@ -622,7 +622,7 @@ def dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("getprop")
-def getprop(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def getprop(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     # per-phone values (sim-adbd's --serial sets ro.serialno) over the defaults
     props = {**PROPS, **getattr(sh.phone, "prop_overrides", {})}
     if args:
@@ -631,12 +631,12 @@ def getprop(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("setprop")
-def setprop(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def setprop(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     return b"", "Failed to set property: permission denied\n", 1
 
 
 @command("date")
-def date(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def date(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     t = time.gmtime(sh.phone.now)
     fmt = next((a[1:] for a in args if a.startswith("+")), None)
     if any(a.startswith("-") and a not in ("-u",) for a in args):
@@ -651,7 +651,7 @@ def date(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("sleep")
-def sleep(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def sleep(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     try:
         secs = float(args[0]) if args else -1
     except ValueError:
@@ -667,7 +667,7 @@ SVC_USAGE = ("Available commands:\n    wifi [enable|disable]\n    data [enable|d
 
 
 @command("svc")
-def svc(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def svc(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     """`svc wifi|bluetooth|data enable|disable`: radios, persisted as a phone persists them."""
     st = sh.phone.settings
     if len(args) == 2 and args[1] in ("enable", "disable"):
@@ -799,7 +799,7 @@ CMD_SERVICES = {
 
 
 @command("cmd")
-def cmd(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def cmd(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     """`cmd SERVICE ...` for the services that change what Settings shows, each writing
     the settings key the real service persists."""
     if not args:
@@ -814,7 +814,7 @@ def cmd(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("ime")
-def ime(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def ime(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     """`ime list [-a] -s`, `ime enable|disable|set ID`; enabled IMEs live in the secure
     setting `enabled_input_methods` as on a real phone (unset: every installed one)."""
     st = sh.phone.settings

@@ -10,7 +10,7 @@ import posixpath
 import re
 import time
 
-from antrap_gym.device.sim.shell.interpreter import Output, Shell, command
+from antrap_gym.device.sim.shell.registry import MAX_DEPTH, Output, ShellSession, command
 from antrap_gym.device.sim.storage.files import FsError, normalize
 
 
@@ -44,7 +44,7 @@ def _fmt_time(secs: int) -> str:
 
 
 @command("ls")
-def ls(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def ls(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     err = _bad_flags("ls", args, "1aAlRdFhst")
     if err:
         return b"", err, 1
@@ -108,7 +108,7 @@ def _ls_recursive(fs, full: str, shown: str) -> list[str]:
 
 
 @command("cat")
-def cat(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def cat(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if not args:
         return stdin, "", 0
     out = bytearray()
@@ -127,7 +127,7 @@ def cat(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("rm")
-def rm(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def rm(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     err = _bad_flags("rm", args, "rfRiv")
     if err:
         return b"", err, 1
@@ -149,7 +149,7 @@ def rm(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("rmdir")
-def rmdir(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def rmdir(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if not args:
         return b"", "rmdir: Needs 1 argument\n", 1
     errs, code = [], 0
@@ -163,7 +163,7 @@ def rmdir(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("mkdir")
-def mkdir(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def mkdir(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     err = _bad_flags("mkdir", args, "pv")
     if err:
         return b"", err, 1
@@ -205,7 +205,7 @@ def _touch_time(opt: str, value: str) -> int | None:
 
 
 @command("touch")
-def touch(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def touch(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     when, create, paths = sh.phone.now, True, []
     it = iter(args)
     for a in it:
@@ -242,7 +242,7 @@ def _unescape(s: str) -> str:
 
 
 @command("echo")
-def echo(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def echo(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     newline, escapes = True, False
     while args and args[0] in ("-n", "-e", "-ne", "-en", "-E"):
         a = args.pop(0)
@@ -255,7 +255,7 @@ def echo(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("printf")
-def printf(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def printf(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if not args:
         return b"", "printf: Needs 1 argument\n", 1
     fmt, values = _unescape(args[0]), args[1:]
@@ -280,7 +280,7 @@ def printf(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("mv")
-def mv(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def mv(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     _flags, paths = _split_flags(args, "fnv")
     if len(paths) < 2:
         return b"", "mv: Needs 2 arguments\n", 1
@@ -296,7 +296,7 @@ def mv(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("cp")
-def cp(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def cp(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     _flags, paths = _split_flags(args, "frRpv")
     if len(paths) < 2:
         return b"", "cp: Needs 2 arguments\n", 1
@@ -312,7 +312,7 @@ def cp(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("find")
-def find(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def find(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     fs = sh.phone.fs
     roots: list[str] = []
     name = None
@@ -380,7 +380,7 @@ def find(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("stat")
-def stat(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def stat(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     fmt = "  File: %n\n  Size: %s\n Type: %F\nModify: %y\n"
     paths = []
     i = 0
@@ -408,7 +408,7 @@ def stat(sh: Shell, args: list[str], stdin: bytes) -> Output:
     return "".join(out).encode(), "".join(errs), code
 
 
-def _input_lines(sh: Shell, files: list[str], stdin: bytes) -> tuple[list[str], str]:
+def _input_lines(sh: ShellSession, files: list[str], stdin: bytes) -> tuple[list[str], str]:
     if not files:
         return stdin.decode("utf-8", "replace").splitlines(), ""
     lines: list[str] = []
@@ -422,7 +422,7 @@ def _input_lines(sh: Shell, files: list[str], stdin: bytes) -> tuple[list[str], 
 
 
 @command("grep")
-def grep(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def grep(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     flags, rest = _split_flags(args, "ivcqEFnwo")
     if not rest:
         return b"", "grep: Needs 1 argument\n", 2
@@ -511,7 +511,7 @@ def _head_tail_cut(data: bytes, name: str, unit: str, n: int, from_start: bool) 
 
 
 @command("head", "tail")
-def head_tail(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def head_tail(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     """`head|tail [-n N | -c N | -N] [-q|-v] [FILE...]`, byte-exact; `tail -n +N` / `-c +N`
     start at line / byte N."""
     name = sh.current if sh.current in ("head", "tail") else "head"
@@ -539,7 +539,7 @@ def head_tail(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("wc")
-def wc(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def wc(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     flags, files = _split_flags(args, "lcwm")
     data = stdin if not files else b"".join(sh.phone.fs.read(f) for f in files)
     text = data.decode("utf-8", "replace")
@@ -549,7 +549,7 @@ def wc(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("sort")
-def sort(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def sort(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     flags, files = _split_flags(args, "rnu")
     lines, errs = _input_lines(sh, files, stdin)
 
@@ -564,7 +564,7 @@ def sort(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("base64")
-def b64(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def b64(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     flags, files = _split_flags(args, "dw")
     data = stdin if not files else sh.phone.fs.read(files[0])
     if "d" in flags:
@@ -576,7 +576,7 @@ def b64(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("test", "[")
-def test(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def test(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if sh.current == "[":
         if not args or args[-1] != "]":
             return b"", "[: missing ]\n", 2
@@ -611,17 +611,17 @@ def test(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("true")
-def true_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def true_(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     return b"", "", 0
 
 
 @command("false")
-def false_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def false_(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     return b"", "", 1
 
 
 @command("exit")
-def exit_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def exit_(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     try:
         return b"", "", int(args[0]) & 0xFF if args else sh.status
     except ValueError:
@@ -629,45 +629,45 @@ def exit_(sh: Shell, args: list[str], stdin: bytes) -> Output:
 
 
 @command("sh")
-def sh_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def sh_(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if len(args) >= 2 and args[0] == "-c":
-        if sh.depth >= 8:
+        if sh.depth >= MAX_DEPTH:
             return b"", "sh: too deep\n", 2
         sh.depth += 1
         try:
-            return sh._run_script(args[1])
+            return sh.run_script(args[1])
         finally:
             sh.depth -= 1
     if not args and stdin:
-        return sh._run_script(stdin.decode("utf-8", "replace"))
+        return sh.run_script(stdin.decode("utf-8", "replace"))
     return b"", "sh: interactive shells are not supported\n", 2
 
 
 @command("pwd")
-def pwd(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def pwd(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     return b"/\n", "", 0
 
 
 @command("id")
-def id_(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def id_(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     return (b"uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),"
             b"1011(adb),1015(sdcard_rw),1028(sdcard_r),3003(inet) context=u:r:shell:s0\n"), "", 0
 
 
 @command("whoami")
-def whoami(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def whoami(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     return b"shell\n", "", 0
 
 
 @command("uname")
-def uname(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def uname(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if "-a" in args:
         return b"Linux localhost 5.10.157-android13-4 #1 SMP PREEMPT aarch64 Toybox\n", "", 0
     return b"Linux\n", "", 0
 
 
 @command("basename", "dirname")
-def base_dir(sh: Shell, args: list[str], stdin: bytes) -> Output:
+def base_dir(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     if not args:
         return b"", f"{sh.current}: Needs 1 argument\n", 1
     p = args[0].rstrip("/") or "/"

@@ -10,41 +10,20 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import shlex
-from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.protocol import ShellResult
 from antrap_gym.device.sim.shell.parser import Command, Pipeline, ShellSyntaxError, expand, parse
+from antrap_gym.device.sim.shell.registry import COMMANDS, MAX_DEPTH, READ_ONLY, Output
 from antrap_gym.device.sim.storage.files import FsError, normalize
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.phone import Phone
 
-Output = tuple[bytes, str, int]
-CommandFn = Callable[["Shell", list[str], bytes], Output]
-
-#: registry filled by the command modules
-COMMANDS: dict[str, CommandFn] = {}
-MAX_DEPTH = 8
-#: commands that never change what the phone shows (no view rebuild needed)
-READ_ONLY = frozenset({
-    "ls", "cat", "echo", "printf", "date", "getprop", "dumpsys", "wm", "id", "whoami", "pwd",
-    "grep", "head", "tail", "wc", "sort", "test", "[", "true", "false", "find", "stat", "base64",
-    "uname", "which", "basename", "dirname", "sh", "ime",
-})
 MAX_SCRIPT_CHARS = 1_000_000
 #: scripts up to this long keep their parse (`_parsed`)
 PARSED_MAX_CHARS = 4096
-
-
-def command(*names: str) -> Callable[[CommandFn], CommandFn]:
-    def deco(fn: CommandFn) -> CommandFn:
-        for n in names:
-            COMMANDS[n] = fn
-        return fn
-
-    return deco
 
 
 @lru_cache(maxsize=1024)
@@ -77,7 +56,7 @@ class Shell:
             return ShellResult("", "sh: argument list too long\n", 7)
         if "\x00" in script:
             return ShellResult("", "sh: syntax error: NUL byte in command\n", 2)
-        out, err, code = self._run_script(script)
+        out, err, code = self.run_script(script)
         data = bytes(out)
         try:
             text = data.decode("utf-8")
@@ -87,7 +66,8 @@ class Shell:
             binary = True
         return ShellResult(text, err, code, data if binary else None)
 
-    def _run_script(self, script: str) -> Output:
+    def run_script(self, script: str) -> Output:
+        """Run a script in this shell: its output, and its status (also kept in `status`)."""
         try:
             pipelines = _parsed(script) if len(script) <= PARSED_MAX_CHARS else parse(script)
         except ShellSyntaxError as e:
@@ -114,7 +94,7 @@ class Shell:
         self.depth += 1
         saved = self.status
         try:
-            out, _err, _code = self._run_script(body)
+            out, _err, _code = self.run_script(body)
         finally:
             self.depth -= 1
         self.status = saved
