@@ -11,7 +11,8 @@ from antrap_gym.device.elements import UIElement
 from antrap_gym.device.overlay import Overlay, OverlayEvent
 from antrap_gym.device.protocol import Device, ShellResult, Snapshot
 from antrap_gym.device.sim.apps.base import App
-from antrap_gym.device.sim.phone import KEYCODES, Phone, keycode_of
+from antrap_gym.device.sim.keycodes import KEYCODES, keycode_of
+from antrap_gym.device.sim.phone import Phone
 from antrap_gym.device.sim.shell.interpreter import Shell
 from antrap_gym.device.sim.uixml import dump_xml
 from antrap_gym.device.virtual import VirtualOverlays, remove_overlay

@@ -10,7 +10,7 @@ import struct
 import time
 
 from antrap_gym.device.sim import intents
-from antrap_gym.device.sim.phone import keycode_of
+from antrap_gym.device.sim.keycodes import keycode_of
 from antrap_gym.device.sim.shell.registry import Output, ShellSession, command
 from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.storage.clipboard import CLIPPER_GET, CLIPPER_SET, clipper
