@@ -44,25 +44,6 @@ def shot_env():
     env.close()
 
 
-def find(dev, text=None, desc=None, cls=None):
-    """The first element with this text / description / class suffix."""
-    for el in dev.ui_elements():
-        if text is not None and el.text != text:
-            continue
-        if desc is not None and el.content_description != desc:
-            continue
-        if cls is not None and not (el.class_name or "").endswith(cls):
-            continue
-        return el
-    raise AssertionError(f"no element text={text!r} desc={desc!r} cls={cls!r} on screen: "
-                         f"{[e.label for e in dev.ui_elements()]}")
-
-
-def tap_on(dev, **kw) -> None:
-    x, y = find(dev, **kw).center
-    dev.tap(x, y)
-
-
 #: test files by their cost on 2 cores, dearest first (from `--durations`): the two xdist
 #: workers take whole files in this order (tests/run.sh passes --no-loadscope-reorder), so
 #: the long files start at once instead of trailing a finished worker at the end

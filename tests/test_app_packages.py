@@ -25,6 +25,7 @@ from antrap_gym.device.sim.phone import Phone
 from antrap_gym.device.sim.shell.interpreter import Shell
 from antrap_gym.device.sim.storage.content import ContentProvider, Table
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
+from tests.screen import tap, texts
 
 SIM = Path(__file__).resolve().parents[1] / "antrap_gym" / "device" / "sim"
 TASKS = Path(__file__).resolve().parents[1] / "tasks"
@@ -65,16 +66,6 @@ class Notebook(App):
     main = NotesActivity
     intents = {"org.example.notebook.action.NOTES": None}
     storage = (NotesProvider,)
-
-
-def labels(phone: Phone) -> list[str]:
-    return [e.text for e in phone.ui_elements() if e.text]
-
-
-def tap(phone: Phone, text: str | None = None, desc: str | None = None) -> None:
-    el = next(e for e in phone.ui_elements()
-              if (text is None or e.text == text) and (desc is None or e.content_description == desc))
-    phone.tap(*el.bbox_pixels.center)
 
 
 # --- the installed apps ---------------------------------------------------------------------------------
@@ -158,19 +149,19 @@ def phone() -> Phone:
 
 
 def test_a_new_app_has_its_launcher_icon_and_screens(phone):
-    home = labels(phone)
+    home = texts(phone)
     assert home[:3] == ["Contacts", "Markor", "Settings"]  # the pinned apps, in order
     assert "Notebook" not in home  # not pinned: the home screen is as it was
-    assert home == labels(Phone())
+    assert home == texts(Phone())
     tap(phone, text="All apps")  # the drawer: every app, by label
     drawer = [e.text for e in phone.ui_elements()
               if e.resource_name == "com.google.android.apps.nexuslauncher:id/icon"]
     assert "Notebook" in drawer and drawer == sorted(drawer, key=str.lower)
     tap(phone, text="Notebook")
     assert phone.focused_component() == (NOTEBOOK, NOTEBOOK + ".NotesActivity")
-    assert "No notes" in labels(phone)
+    assert "No notes" in texts(phone)
     tap(phone, desc="New note")
-    assert "Untitled" in labels(phone) and "No notes" not in labels(phone)
+    assert "Untitled" in texts(phone) and "No notes" not in texts(phone)
     phone.press_home()
     tap(phone, text="Contacts")  # the other apps are as they were
     assert phone.focused_component()[0] == "com.google.android.contacts"

@@ -12,28 +12,11 @@ import numpy as np
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.device.sim.storage.mp4 import AAC_FRAME, AAC_RATE, SILENT_AAC_FRAME, boxes
 from antrap_gym.tasks import TEMPLATES
+from tests.screen import find, tap
 
 PKG = "com.dimowner.audiorecorder"
 RECORDS = f"/sdcard/Android/data/{PKG}/files/Music/records"
 MIC = "android.permission.RECORD_AUDIO"
-
-
-def find(dev, text=None, desc=None, rid=None):
-    for e in dev.ui_elements():
-        if text is not None and e.text != text:
-            continue
-        if desc is not None and e.content_description != desc:
-            continue
-        if rid is not None and not (e.resource_name or "").endswith(":id/" + rid):
-            continue
-        return e
-    return None
-
-
-def tap(dev, text=None, desc=None, rid=None) -> None:
-    e = find(dev, text, desc, rid)
-    assert e is not None, (text, desc, rid, [(x.text, x.content_description) for x in dev.ui_elements()])
-    dev.tap(*e.center)
 
 
 def records(dev) -> list[str]:

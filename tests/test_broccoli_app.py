@@ -12,6 +12,7 @@ import pytest
 
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.apps import broccoli as br
+from tests.screen import find, tap, type_into
 
 PKG = "com.flauschcode.broccoli"
 DB = f"/data/data/{PKG}/databases/broccoli"
@@ -23,29 +24,6 @@ ROWS = [
      "preparationTime": "10 mins", "source": "", "ingredients": "beef", "directions": "Fry.",
      "favorite": 0, "imageName": ""},
 ]
-
-
-def find(dev: SimDevice, text: str | None = None, desc: str | None = None, rid: str | None = None):
-    for e in dev.ui_elements():
-        if text is not None and e.text != text:
-            continue
-        if desc is not None and e.content_description != desc:
-            continue
-        if rid is not None and not (e.resource_name or "").endswith(":id/" + rid):
-            continue
-        return e
-    return None
-
-
-def tap(dev: SimDevice, **kw) -> None:
-    e = find(dev, **kw)
-    assert e is not None, f"nothing matches {kw}: {[x.text for x in dev.ui_elements()]}"
-    dev.tap(*e.center)
-
-
-def type_into(dev: SimDevice, rid: str, text: str) -> None:
-    tap(dev, rid=rid)
-    dev.type_text(text)
 
 
 def shell_rows(dev: SimDevice, sql: str) -> list[str]:

@@ -26,6 +26,7 @@ from antrap_gym.tasks.browser_pages.seeded import DRAW_PALETTE, MOVES, SEED_MAX
 from antrap_gym.tasks.browser_pages.shown import Drawn, maze_position
 from antrap_gym.tasks.browser_tasks import SEED
 from antrap_gym.tasks.steps import Tap, Target
+from tests.screen import texts
 
 CROSS_SEEDS = (0, SEED_MAX)
 CASES = [(name, seed) for name in PAGES for seed in CROSS_SEEDS]
@@ -62,10 +63,6 @@ def play(env, name: str, seed: int, disrupt=None):
     assert not agent.solver.faults, agent.solver.faults
     assert not [s.error for s in res.trajectory if s.error]
     return res, actions
-
-
-def texts(dev) -> list[str]:
-    return [e.text for e in dev.ui_elements() if e.text]
 
 
 # --- the cross-check: simulated Chrome and headless Chromium ---------------------------------

@@ -18,29 +18,12 @@ from antrap_gym.device.sim.storage.mp4 import boxes
 from antrap_gym.registration import make_env
 from antrap_gym.rollout import run_episode
 from antrap_gym.tasks import TEMPLATES
+from tests.screen import find, tap
 
 PKG = "com.android.camera2"
 CONTROLLER = "com.google.android.permissioncontroller"
 PERMS = ("android.permission.CAMERA", "android.permission.RECORD_AUDIO",
          "android.permission.ACCESS_FINE_LOCATION")
-
-
-def find(dev, text=None, desc=None, rid=None):
-    for e in dev.ui_elements():
-        if text is not None and e.text != text:
-            continue
-        if desc is not None and e.content_description != desc:
-            continue
-        if rid is not None and not (e.resource_name or "").endswith(":id/" + rid):
-            continue
-        return e
-    return None
-
-
-def tap(dev, text=None, desc=None, rid=None) -> None:
-    e = find(dev, text, desc, rid)
-    assert e is not None, (text, desc, rid, [(x.text, x.content_description) for x in dev.ui_elements()])
-    dev.tap(*e.center)
 
 
 def granted(dev) -> dict[str, bool]:

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from antrap_gym.device.sim import SimDevice
-from tests.web_pages import MAIN, URL, find, finish_first_run, open_page, push, tap, texts
+from tests.screen import find, tap, texts
+from tests.web_pages import MAIN, URL, finish_first_run, open_page, push
 
 PKG = "com.android.chrome"
 HELLO = "<html><head><title>Hello</title></head><body><h1>Hello page</h1>" \

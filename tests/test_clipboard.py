@@ -6,18 +6,13 @@ from __future__ import annotations
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.apps import settings as st
 from antrap_gym.tasks.checks.system import ClipboardMatches, read_clipboard
+from tests.screen import tap
 
 SETTINGS, MARKOR = "com.android.settings", "net.gsantner.markor"
 
 
 def edit(dev: SimDevice):
     return next(e for e in dev.ui_elements() if (e.class_name or "").endswith("EditText"))
-
-
-def tap_text(dev: SimDevice, text: str) -> None:
-    el = next((e for e in dev.ui_elements() if e.text == text), None)
-    assert el is not None, (text, [e.text for e in dev.ui_elements() if e.text])
-    dev.tap(*el.center)
 
 
 def menu(dev: SimDevice) -> list[str]:
@@ -56,9 +51,9 @@ def test_select_all_then_copy_puts_a_fields_text_on_the_clipboard():
     dev.shell("input text 'john.doe@example.com'")
     dev.long_press(*edit(dev).center)
     assert menu(dev) == ["Select all"]  # nothing copied yet: no Paste
-    tap_text(dev, "Select all")
+    tap(dev, "Select all")
     assert menu(dev) == ["Cut", "Copy"]
-    tap_text(dev, "Copy")
+    tap(dev, "Copy")
     assert read_clipboard(dev) == "john.doe@example.com"
     assert edit(dev).text == "john.doe@example.com"
     assert ClipboardMatches("John.Doe@example.com").score(dev, None) == 1.0
@@ -71,13 +66,13 @@ def test_cut_empties_the_field_and_paste_inserts_at_the_cursor():
     dev.tap(*edit(dev).center)
     dev.shell("input text 'abc'")
     dev.long_press(*edit(dev).center)
-    tap_text(dev, "Select all")
-    tap_text(dev, "Cut")
+    tap(dev, "Select all")
+    tap(dev, "Cut")
     assert read_clipboard(dev) == "abc" and edit(dev).text in ("", None)
     dev.shell("input text 'x'")
     dev.long_press(*edit(dev).center)
     assert menu(dev) == ["Paste", "Select all"]
-    tap_text(dev, "Paste")
+    tap(dev, "Paste")
     assert edit(dev).text == "xabc"
 
 
@@ -89,7 +84,7 @@ def test_paste_in_a_markor_note_and_in_a_dialog_field_keeps_the_dialog():
     dev.tap(*fab.center)
     dev.long_press(*edit(dev).center)  # the name field of the "New file" dialog
     assert menu(dev) == ["Paste"]
-    tap_text(dev, "Paste")
+    tap(dev, "Paste")
     titles = [e.text for e in dev.ui_elements() if (e.resource_name or "").endswith("alertTitle")]
     assert titles == ["New file"] and edit(dev).text == "Pasted words"
 

@@ -15,33 +15,14 @@ import numpy as np
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks import TEMPLATES
 from antrap_gym.tasks.apps import clock as ck
+from tests.screen import find, need, tap
 
 PKG = "com.google.android.deskclock"
 DB = f"/data/data/{PKG}/databases/alarms.db"
 
 
-def find(dev, text=None, desc=None, rid=None):
-    for e in dev.ui_elements():
-        if text is not None and e.text != text:
-            continue
-        if desc is not None and e.content_description != desc:
-            continue
-        if rid is not None and not (e.resource_name or "").endswith(":id/" + rid):
-            continue
-        return e
-    return None
-
-
-def tap(dev, text=None, desc=None, rid=None) -> None:
-    e = find(dev, text, desc, rid)
-    assert e is not None, (text, desc, rid, [(x.text, x.content_description) for x in dev.ui_elements()])
-    dev.tap(*e.center)
-
-
 def shown(dev, rid: str) -> str:
-    e = find(dev, rid=rid)
-    assert e is not None, rid
-    return e.text
+    return need(dev, rid=rid).text
 
 
 def opened(tab: str | None = None) -> SimDevice:

@@ -20,6 +20,7 @@ from antrap_gym.agents import OracleAgent
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.device.sim.apps.contacts import ContactsProvider
 from antrap_gym.tasks.registry import TEMPLATES
+from tests.screen import find, long_press, tap, texts, type_into
 
 PKG = "com.google.android.contacts"
 URI = "content://com.android.contacts"
@@ -39,45 +40,8 @@ def seed(dev: SimDevice, people: list[list]) -> None:
     ct.seed_contacts(dev, people)
 
 
-def els(dev: SimDevice):
-    return dev.ui_elements()
-
-
-def find(dev: SimDevice, text: str | None = None, desc: str | None = None, rid: str | None = None):
-    for e in els(dev):
-        if text is not None and e.text != text:
-            continue
-        if desc is not None and e.content_description != desc:
-            continue
-        if rid is not None and not (e.resource_name or "").endswith(":id/" + rid):
-            continue
-        return e
-    return None
-
-
-def tap(dev: SimDevice, text: str | None = None, desc: str | None = None, rid: str | None = None):
-    e = find(dev, text, desc, rid)
-    assert e is not None, f"no element text={text!r} desc={desc!r} rid={rid!r}: {texts(dev)}"
-    dev.tap(*e.center)
-
-
-def long_press(dev: SimDevice, text: str) -> None:
-    e = find(dev, text)
-    assert e is not None, f"no {text!r} on screen"
-    dev.long_press(*e.center)
-
-
-def type_into(dev: SimDevice, rid: str, value: str) -> None:
-    tap(dev, rid=rid)
-    dev.type_text(value)
-
-
-def texts(dev: SimDevice) -> list[str]:
-    return [e.text for e in els(dev) if e.text]
-
-
 def dialog_title(dev: SimDevice) -> str | None:
-    e = next((e for e in els(dev) if (e.resource_name or "").endswith("alertTitle")), None)
+    e = next((e for e in dev.ui_elements() if (e.resource_name or "").endswith("alertTitle")), None)
     return e.text if e else None
 
 
@@ -117,7 +81,7 @@ def test_list_sorted_with_search_chips_and_fab(dev):
     assert shown == sorted(p[0] for p in ROSTER)
     assert find(dev, rid="open_search_bar_text_view").hint_text == "Search contacts"
     assert find(dev, desc="Create contact") is not None
-    chips = [e for e in els(dev) if (e.class_name or "").endswith("Chip")]
+    chips = [e for e in dev.ui_elements() if (e.class_name or "").endswith("Chip")]
     assert [c.text for c in chips[:2]] == ["All", "Favourites"]
     assert chips[0].is_checked
 

@@ -7,13 +7,9 @@ import numpy as np
 
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks import TEMPLATES
+from tests.screen import find
 
 PKG = "com.google.android.dialer"
-
-
-def find(dev, text=None, desc=None):
-    return next((e for e in dev.ui_elements() if (text is None or e.text == text)
-                 and (desc is None or e.content_description == desc)), None)
 
 
 def test_it_opens_with_its_tabs_and_dials_digits():

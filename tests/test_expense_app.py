@@ -13,6 +13,7 @@ from antrap_gym.device.sim import SimDevice
 from antrap_gym.device.sim.apps.expense.store import parse_amount
 from antrap_gym.tasks.apps import expense as ex
 from antrap_gym.tasks.checks import Deduplicated
+from tests.screen import find, tap, type_into
 
 ROWS = [
     {"name": "Coffee", "amount": 450, "category": 3, "note": "Urgent",
@@ -27,29 +28,6 @@ ROWS = [
 @pytest.fixture
 def dev() -> SimDevice:
     return SimDevice()
-
-
-def find(dev: SimDevice, text=None, desc=None, rid=None):
-    for e in dev.ui_elements():
-        if text is not None and e.text != text:
-            continue
-        if desc is not None and e.content_description != desc:
-            continue
-        if rid is not None and not (e.resource_name or "").endswith(":id/" + rid):
-            continue
-        return e
-    return None
-
-
-def tap(dev: SimDevice, text=None, desc=None, rid=None) -> None:
-    e = find(dev, text, desc, rid)
-    assert e is not None, (text, desc, rid, [x.text for x in dev.ui_elements() if x.text])
-    dev.tap(*e.center)
-
-
-def type_into(dev: SimDevice, rid: str, value: str) -> None:
-    tap(dev, rid=rid)
-    dev.type_text(value)
 
 
 def rows_in_shell(dev: SimDevice) -> list[list[str]]:

@@ -15,6 +15,7 @@ from antrap_gym.device.sim import SimDevice
 from antrap_gym.device.sim.apps import Activity, App, default_apps
 from antrap_gym.device.sim.intents import Intent, IntentFilter, local_path
 from antrap_gym.tasks.apps import files as fl
+from tests.screen import find, long_press, tap, texts
 
 PKG = "com.google.android.documentsui"
 FILES = f"{PKG}/com.android.documentsui.files.FilesActivity"
@@ -24,41 +25,9 @@ SEED = "seed content"
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def els(dev: SimDevice):
-    return dev.ui_elements()
-
-
-def texts(dev: SimDevice) -> list[str]:
-    return [e.text for e in els(dev) if e.text]
-
-
-def find(dev: SimDevice, text: str | None = None, desc: str | None = None, rid: str | None = None):
-    for e in els(dev):
-        if text is not None and e.text != text:
-            continue
-        if desc is not None and e.content_description != desc:
-            continue
-        if rid is not None and not (e.resource_name or "").endswith(":id/" + rid):
-            continue
-        return e
-    return None
-
-
-def tap(dev: SimDevice, text: str | None = None, desc: str | None = None, rid: str | None = None):
-    e = find(dev, text, desc, rid)
-    assert e is not None, f"no element text={text!r} desc={desc!r} rid={rid!r}: {texts(dev)}"
-    dev.tap(*e.center)
-
-
-def long_press(dev: SimDevice, text: str) -> None:
-    e = find(dev, text, rid="title")
-    assert e is not None, f"no {text!r} in the list: {texts(dev)}"
-    dev.long_press(*e.center)
-
-
 def names(dev: SimDevice) -> list[str]:
     """The documents listed, in order."""
-    return [e.text for e in els(dev) if (e.resource_name or "") == "android:id/title"]
+    return [e.text for e in dev.ui_elements() if (e.resource_name or "") == "android:id/title"]
 
 
 def title(dev: SimDevice) -> str:
@@ -142,7 +111,7 @@ def test_storage_root_folders_and_breadcrumb_navigation(dev):
         assert folder in shown
     tap(dev, text="Music", rid="title")
     assert title(dev) == "Music" and names(dev) == ["city_lights.mp3", "summer_breeze.mp3"]
-    crumbs = [e.text for e in els(dev) if (e.resource_name or "").endswith("breadcrumb_text")]
+    crumbs = [e.text for e in dev.ui_elements() if (e.resource_name or "").endswith("breadcrumb_text")]
     assert crumbs == ["Pixel 6", "Music"]
     tap(dev, text="Pixel 6", rid="breadcrumb_text")
     assert title(dev) == "Pixel 6"
@@ -164,14 +133,14 @@ def test_a_file_the_shell_pushes_shows_at_once(dev):
 
 def test_long_press_selects_then_taps_add_and_back_clears(dev):
     to_folder(dev, "Music")
-    long_press(dev, "city_lights.mp3")
+    long_press(dev, "city_lights.mp3", rid="title")
     assert title(dev) == "1 selected" and find(dev, desc="Done") is not None
     picked = find(dev, text="city_lights.mp3", rid="title")
     assert picked.is_selected and not find(dev, text="summer_breeze.mp3").is_selected
     tap(dev, text="summer_breeze.mp3")  # in selection mode a tap adds
     assert title(dev) == "2 selected"
     dev.key("BACK")
-    assert title(dev) == "Music" and not any(e.is_selected for e in els(dev) if e.text)
+    assert title(dev) == "Music" and not any(e.is_selected for e in dev.ui_elements() if e.text)
 
 
 def test_select_all_from_the_overflow(dev):
@@ -185,7 +154,7 @@ def test_select_all_from_the_overflow(dev):
 
 
 def _copy_or_move(dev, name: str, item: str, dest: str, button: str) -> None:
-    long_press(dev, name)
+    long_press(dev, name, rid="title")
     tap(dev, desc="More options")
     tap(dev, text=item)
     assert activity(dev) == "PickActivity"
@@ -214,7 +183,7 @@ def test_copy_into_a_folder_that_has_the_name_makes_a_numbered_copy(dev):
 
 def test_move_takes_it_out_of_the_source_and_the_picker_will_not_move_in_place(dev):
     to_folder(dev, "Music")
-    long_press(dev, "city_lights.mp3")
+    long_press(dev, "city_lights.mp3", rid="title")
     tap(dev, desc="More options")
     tap(dev, text="Move to\u2026")
     assert title(dev) == "Music" and not find(dev, text="Move").is_enabled  # its own folder
@@ -229,7 +198,7 @@ def test_move_takes_it_out_of_the_source_and_the_picker_will_not_move_in_place(d
 
 def test_the_picker_cancels_and_makes_a_folder_to_drop_into(dev):
     to_folder(dev, "Music")
-    long_press(dev, "city_lights.mp3")
+    long_press(dev, "city_lights.mp3", rid="title")
     tap(dev, desc="More options")
     tap(dev, text="Move to\u2026")
     tap(dev, desc="More options")
@@ -239,7 +208,7 @@ def test_the_picker_cancels_and_makes_a_folder_to_drop_into(dev):
     assert title(dev) == "best_of"  # the picker goes into the folder it made
     tap(dev, text="Move")
     assert exists(dev, "/sdcard/Music/best_of/city_lights.mp3", "f")
-    long_press(dev, "summer_breeze.mp3")
+    long_press(dev, "summer_breeze.mp3", rid="title")
     tap(dev, desc="More options")
     tap(dev, text="Copy to\u2026")
     tap(dev, text="Cancel")
@@ -251,7 +220,7 @@ def test_the_picker_cancels_and_makes_a_folder_to_drop_into(dev):
 
 def test_rename_comes_with_the_name_selected_and_refuses_a_taken_name(dev):
     to_folder(dev, "Music")
-    long_press(dev, "city_lights.mp3")
+    long_press(dev, "city_lights.mp3", rid="title")
     tap(dev, desc="More options")
     tap(dev, text="Rename")
     field = find(dev, rid="edit")
@@ -268,7 +237,7 @@ def test_rename_comes_with_the_name_selected_and_refuses_a_taken_name(dev):
 
 def test_delete_asks_first_and_cancel_keeps_the_file(dev):
     to_folder(dev, "Music")
-    long_press(dev, "city_lights.mp3")
+    long_press(dev, "city_lights.mp3", rid="title")
     tap(dev, desc="Delete")
     assert find(dev, text='Delete "city_lights.mp3"?') is not None
     tap(dev, text="Cancel")
@@ -280,7 +249,7 @@ def test_delete_asks_first_and_cancel_keeps_the_file(dev):
 
 def test_deleting_a_folder_names_its_contents(dev):
     to_storage(dev)
-    long_press(dev, "Music")
+    long_press(dev, "Music", rid="title")
     tap(dev, desc="Delete")
     assert find(dev, text='Delete folder "Music" and its contents?') is not None
     tap(dev, text="OK")
@@ -324,7 +293,7 @@ def test_grid_view_shows_the_same_documents(dev):
     listed = names(dev)
     tap(dev, desc="Grid view")
     assert find(dev, desc="List view") is not None and names(dev) == listed
-    rows = [e for e in els(dev) if (e.resource_name or "").endswith("item_root")]
+    rows = [e for e in dev.ui_elements() if (e.resource_name or "").endswith("item_root")]
     assert rows[0].center[1] == rows[1].center[1]  # side by side
 
 
@@ -395,7 +364,7 @@ def test_a_web_page_opens_in_the_app_that_views_html():
 
 def test_open_with_offers_the_chooser_even_for_one_app():
     d = html_device(PageViewer)
-    long_press(d, "task.html")
+    long_press(d, "task.html", rid="title")
     tap(d, desc="More options")
     tap(d, text="Open with")
     assert "Open with" in texts(d) and "Page Viewer" in texts(d)

@@ -23,7 +23,8 @@ def labels(d: SimDevice) -> list[str]:
             if e.text or e.content_description]
 
 
-def tap(d: SimDevice, label: str) -> None:
+def tap_label(d: SimDevice, label: str) -> None:
+    """Tap the first element whose text or description is `label`."""
     el = next((e for e in d.ui_elements() if label in (e.text, e.content_description)), None)
     assert el is not None, (label, labels(d))
     d.tap(*el.center)
@@ -54,10 +55,10 @@ def test_contacts_offers_backup_then_asks_for_notifications_once(dev):
     dev.shell(f"pm clear {CONTACTS}")
     dev.launch(CONTACTS)
     assert labels(dev) == ["Back up & organize your contacts with Google", "Skip"]
-    tap(dev, "Skip")
+    tap_label(dev, "Skip")
     assert dev.foreground()[0] == CONTROLLER
     assert labels(dev)[0] == "Allow Contacts to send you notifications?"
-    tap(dev, "Don't allow")
+    tap_label(dev, "Don't allow")
     assert dev.foreground()[0] == CONTACTS and "Favourites" in labels(dev)
     relaunch(dev, CONTACTS)
     assert dev.foreground()[0] == CONTACTS and "Favourites" in labels(dev)
@@ -67,7 +68,7 @@ def test_contacts_offers_backup_then_asks_for_notifications_once(dev):
 def test_contacts_skipped_page_stays_skipped_when_the_prompt_is_left_open(dev):
     dev.shell(f"pm clear {CONTACTS}")
     dev.launch(CONTACTS)
-    tap(dev, "Skip")
+    tap_label(dev, "Skip")
     relaunch(dev, CONTACTS)   # the prompt was not answered: it comes back, the page does not
     assert labels(dev)[0] == "Allow Contacts to send you notifications?"
 
@@ -78,13 +79,13 @@ def test_markor_intro_then_storage_access(dev):
     assert dev.foreground() == (MARKOR, f"{MARKOR}.activity.IntroActivity")
     titles = [labels(dev)[0]]
     for _ in range(4):
-        tap(dev, "NEXT")
+        tap_label(dev, "NEXT")
         titles.append(labels(dev)[0])
     assert titles == ["Main View", "View", "Share -> Markor", "ToDo", "QuickNote"]
-    tap(dev, "DONE")
+    tap_label(dev, "DONE")
     assert dev.foreground()[1].endswith(".activity.MainActivity")
     assert "Storage permission required to read and write files" in labels(dev)
-    tap(dev, "OK")
+    tap_label(dev, "OK")
     assert dev.foreground()[0] == "com.android.settings"
     assert "Allow access to manage all files" in labels(dev)
     switch = next(e for e in dev.ui_elements() if e.class_name.endswith("Switch"))
@@ -100,7 +101,7 @@ def test_markor_intro_then_storage_access(dev):
 def test_markor_intro_left_on_its_first_page_comes_back(dev):
     dev.shell(f"pm clear {MARKOR}")
     dev.launch(MARKOR)
-    tap(dev, "NEXT")
+    tap_label(dev, "NEXT")
     dev.key("BACK")          # to the first page
     assert labels(dev)[0] == "Main View"
     dev.key("BACK")          # out of the intro, undone
@@ -112,7 +113,7 @@ def test_markor_without_access_asks_again_on_the_next_start(dev):
     dev.shell(f"pm revoke {MARKOR} {ALL_FILES}")
     dev.launch(MARKOR)
     assert "Storage permission required to read and write files" in labels(dev)
-    tap(dev, "OK")
+    tap_label(dev, "OK")
     dev.key("BACK")          # the switch left off
     assert dev.foreground()[0] == MARKOR and "OK" not in labels(dev)
     relaunch(dev, MARKOR)
@@ -126,7 +127,7 @@ def test_calendar_asks_for_notifications_unless_granted_through_the_shell(dev):
     dev.shell(f"pm clear {CALENDAR}")
     dev.launch(CALENDAR)
     assert labels(dev)[0] == "Allow Simple Calendar Pro to send you notifications?"
-    tap(dev, "Allow")
+    tap_label(dev, "Allow")
     relaunch(dev, CALENDAR)
     assert dev.foreground()[0] == CALENDAR and granted(dev, CALENDAR, NOTIFY)
     dev.shell(f"pm clear {CALENDAR}")
@@ -142,7 +143,7 @@ def test_opentracks_asks_location_notifications_and_nearby_devices(dev):
     for answer in ("While using the app", "Don't allow", "Allow"):
         assert dev.foreground()[0] == CONTROLLER
         asked.append(labels(dev)[0])
-        tap(dev, answer)
+        tap_label(dev, answer)
     assert asked == ["Allow OpenTracks to access this device's location?",
                      "Allow OpenTracks to send you notifications?",
                      "Allow OpenTracks to find, connect to, and determine the relative position of "
@@ -166,13 +167,13 @@ def test_gallery_asks_for_all_files_access(dev):
     dev.shell(f"pm clear {GALLERY}")
     dev.launch(GALLERY)
     assert "All files" in labels(dev) and "Media only" in labels(dev)
-    tap(dev, "All files")
+    tap_label(dev, "All files")
     assert dev.foreground() == ("com.android.settings",
                                 "com.android.settings.Settings$AppManageExternalStorageActivity")
     assert "Simple Gallery Pro" in labels(dev)
     switch = next(e for e in dev.ui_elements() if e.class_name.endswith("Switch"))
     dev.tap(*switch.center)
-    tap(dev, "Navigate up")
+    tap_label(dev, "Navigate up")
     assert dev.foreground()[0] == GALLERY and granted(dev, GALLERY, ALL_FILES)
     relaunch(dev, GALLERY)
     assert "All files" not in labels(dev)

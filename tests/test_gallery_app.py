@@ -15,6 +15,7 @@ from PIL import Image
 from antrap_gym.device.elements import UIElement
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.apps import gallery as gl
+from tests.screen import find_all, need, tap
 
 PKG = "com.simplemobiletools.gallery.pro"
 RID = PKG + ":id/"
@@ -41,22 +42,12 @@ def push(dev: SimDevice, path: str, data: bytes, when: str | None = None) -> Non
     assert dev.shell(cmd).exit_code == 0
 
 
-def els(dev: SimDevice, **want) -> list[UIElement]:
-    return [e for e in dev.ui_elements() if all(getattr(e, k) == v for k, v in want.items())]
-
-
-def tap(dev: SimDevice, **want) -> None:
-    found = els(dev, **want)
-    assert found, (want, [(e.text, e.content_description) for e in dev.ui_elements()])
-    dev.tap(*found[0].center)
-
-
 def title(dev: SimDevice) -> str:
-    return els(dev, resource_name=RID + "toolbar_title")[0].text
+    return need(dev, rid=RID + "toolbar_title").text
 
 
-def texts(dev: SimDevice, rid: str) -> list[str]:
-    return [e.text for e in els(dev, resource_name=RID + rid)]
+def texts_of(dev: SimDevice, rid: str) -> list[str]:
+    return [e.text for e in find_all(dev, rid=RID + rid)]
 
 
 def open_gallery(dev: SimDevice) -> None:
@@ -83,21 +74,21 @@ def test_folders_are_those_holding_pictures_with_their_counts_newest_first(dev):
     push(dev, "/sdcard/Download/notes.txt", b"not a picture")
     push(dev, "/sdcard/Pictures/.hidden/b.png", png(RED))
     open_gallery(dev)
-    assert texts(dev, "dir_name") == ["Trips", "DCIM"]
-    assert texts(dev, "photo_cnt") == ["1", "3"]
+    assert texts_of(dev, "dir_name") == ["Trips", "DCIM"]
+    assert texts_of(dev, "photo_cnt") == ["1", "3"]
 
 
 def test_no_pictures_shows_the_empty_message_and_a_pushed_one_appears(dev):
     open_gallery(dev)
-    assert els(dev, text="No media files have been found")
+    assert find_all(dev, text="No media files have been found")
     push(dev, "/sdcard/Download/receipt.png", png(RED))
-    assert texts(dev, "dir_name") == ["Download"]
+    assert texts_of(dev, "dir_name") == ["Download"]
 
 
 def test_folder_thumbnail_shows_its_newest_picture(dev):
     seed_three(dev)
     open_gallery(dev)
-    assert pixel(dev, els(dev, resource_name=RID + "dir_holder")[0]) == BLUE
+    assert pixel(dev, need(dev, rid=RID + "dir_holder")) == BLUE
 
 
 # --- a folder's pictures -----------------------------------------------------------------------
@@ -108,7 +99,7 @@ def test_folder_lists_its_pictures_by_name_as_content_desc_newest_first(dev):
     open_gallery(dev)
     tap(dev, text="DCIM")
     assert title(dev) == "DCIM"
-    thumbs = els(dev, resource_name=RID + "medium_thumbnail")
+    thumbs = find_all(dev, rid=RID + "medium_thumbnail")
     assert [e.content_description for e in thumbs] == ["new.png", "mid.png", "old.png"]
     assert pixel(dev, thumbs[2]) == RED
 
@@ -120,9 +111,9 @@ def test_viewer_shows_the_picture_and_pages_with_swipes(dev):
     seed_three(dev)
     open_gallery(dev)
     tap(dev, text="DCIM")
-    tap(dev, content_description="mid.png")
+    tap(dev, desc="mid.png")
     assert title(dev) == "mid.png"
-    view = els(dev, resource_name=RID + "gestures_view")[0]
+    view = need(dev, rid=RID + "gestures_view")
     assert view.content_description == "mid.png" and view.class_name == "android.widget.ImageView"
     assert pixel(dev, view) == GREEN
     x, y = view.center
@@ -140,8 +131,8 @@ def test_viewer_letterboxes_a_wide_picture_in_black(dev):
     push(dev, "/sdcard/DCIM/wide.png", png(RED, (400, 100)))
     open_gallery(dev)
     tap(dev, text="DCIM")
-    tap(dev, content_description="wide.png")
-    view = els(dev, resource_name=RID + "gestures_view")[0]
+    tap(dev, desc="wide.png")
+    view = need(dev, rid=RID + "gestures_view")
     shot = dev.screenshot()
     b = view.bbox_pixels
     assert tuple(shot[int(b.y_min) + 5, int(b.x_min) + 5]) == (0, 0, 0)
@@ -152,8 +143,8 @@ def test_a_file_that_is_no_image_is_drawn_grey_without_failing(dev):
     push(dev, "/sdcard/DCIM/broken.jpg", b"\xff\xd8 not really a jpeg")
     open_gallery(dev)
     tap(dev, text="DCIM")
-    tap(dev, content_description="broken.jpg")
-    view = els(dev, resource_name=RID + "gestures_view")[0]
+    tap(dev, desc="broken.jpg")
+    view = need(dev, rid=RID + "gestures_view")
     assert pixel(dev, view) == (189, 189, 189)
 
 
@@ -162,8 +153,8 @@ def test_copy_to_download_writes_the_same_bytes(dev):
     push(dev, "/sdcard/DCIM/receipt_x.jpg", data)
     open_gallery(dev)
     tap(dev, text="DCIM")
-    tap(dev, content_description="receipt_x.jpg")
-    tap(dev, content_description="More options")
+    tap(dev, desc="receipt_x.jpg")
+    tap(dev, desc="More options")
     tap(dev, text="Copy to")
     tap(dev, text="Download")
     assert dev.pull("/sdcard/Download/receipt_x.jpg") == data
@@ -179,18 +170,18 @@ def test_copy_to_on_a_full_phone_keeps_its_title_and_scrolls_to_every_folder(dev
     push(dev, "/sdcard/DCIM/receipt_x.jpg", png(RED))
     open_gallery(dev)
     tap(dev, text="DCIM")
-    tap(dev, content_description="receipt_x.jpg")
-    tap(dev, content_description="More options")
+    tap(dev, desc="receipt_x.jpg")
+    tap(dev, desc="More options")
     tap(dev, text="Copy to")
     height = dev.screen_size[1]
-    title_el = els(dev, text="Select a folder")
+    title_el = find_all(dev, text="Select a folder")
     assert title_el and title_el[0].bbox_pixels.y_min >= 0, [e.text for e in dev.ui_elements()]
-    assert els(dev, text="Cancel")[0].bbox_pixels.y_max <= height
+    assert need(dev, text="Cancel").bbox_pixels.y_max <= height
     lists = [e for e in dev.ui_elements() if e.is_scrollable]
     assert len(lists) == 1
     box = lists[0].bbox_pixels
     for _ in range(30):
-        if els(dev, text="Folder39"):
+        if find_all(dev, text="Folder39"):
             break
         dev.swipe(box.center[0], box.y_max - 20, box.center[0], box.y_min + 20)
     tap(dev, text="Folder39")
@@ -201,7 +192,7 @@ def test_deleted_picture_leaves_the_viewer_on_the_next_one(dev):
     seed_three(dev)
     open_gallery(dev)
     tap(dev, text="DCIM")
-    tap(dev, content_description="new.png")
+    tap(dev, desc="new.png")
     assert dev.shell("rm /sdcard/DCIM/new.png").exit_code == 0
     assert title(dev) == "mid.png"
 

@@ -13,6 +13,7 @@ from antrap_gym.device.sim.intents import (
     local_path,
     mime_type,
 )
+from tests.screen import texts
 
 VIEW = "android.intent.action.VIEW"
 
@@ -57,10 +58,6 @@ class OtherViewer(App):
 
 PageActivity.package = HtmlViewer.package
 PageActivity2.package = OtherViewer.package
-
-
-def texts(dev) -> list[str]:
-    return [e.text for e in dev.ui_elements() if e.text]
 
 
 def page_device(*extra: type[App]) -> SimDevice:

@@ -17,6 +17,7 @@ from antrap_gym.device.elements import UIElement
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.tasks.registry import TEMPLATES
+from tests.screen import find, long_press, need, tap, texts
 
 ROOT = "/sdcard/Documents/Markor"
 PKG = "net.gsantner.markor"
@@ -54,27 +55,6 @@ def ls(dev: SimDevice, rel: str = "") -> list[str]:
     return res.stdout.split("\n")[:-1]
 
 
-def find(dev: SimDevice, **want) -> UIElement | None:
-    for el in dev.ui_elements():
-        if all(getattr(el, k) == v for k, v in want.items()):
-            return el
-    return None
-
-
-def get(dev: SimDevice, **want) -> UIElement:
-    el = find(dev, **want)
-    assert el is not None, f"no element {want}; screen: {texts(dev)}"
-    return el
-
-
-def tap(dev: SimDevice, **want) -> None:
-    dev.tap(*get(dev, **want).center)
-
-
-def texts(dev: SimDevice) -> list[str]:
-    return [e.text for e in dev.ui_elements() if e.text]
-
-
 def dialog_title(dev: SimDevice) -> str | None:
     el = next((e for e in dev.ui_elements() if (e.resource_name or "").endswith("alertTitle")), None)
     return el.text if el else None
@@ -93,10 +73,10 @@ def row_titles(dev: SimDevice) -> list[str]:
 
 
 def editor(dev: SimDevice) -> UIElement:
-    return get(dev, resource_name=EDITOR_RID)
+    return need(dev, rid=EDITOR_RID)
 
 
-def type_into(dev: SimDevice, el: UIElement, text: str, clear: bool = True) -> None:
+def type_into_element(dev: SimDevice, el: UIElement, text: str, clear: bool = True) -> None:
     dev.tap(*el.center)
     if clear:
         dev.shell("input keycombination KEYCODE_CTRL_LEFT KEYCODE_A")
@@ -125,28 +105,28 @@ def test_browser_lists_folders_first_then_files_by_name(dev):
     # summaries: item counts for folders, size for files
     assert find(dev, text="Empty folder") is not None
     assert any(t.endswith("3 B") for t in texts(dev))
-    assert get(dev, text="Alpha").bbox_pixels.y_min < get(dev, text="A.txt").bbox_pixels.y_min
+    assert need(dev, text="Alpha").bbox_pixels.y_min < need(dev, text="A.txt").bbox_pixels.y_min
 
 
 def test_empty_folder_message(dev):
     open_markor(dev)
     assert any("empty" in t.lower() for t in texts(dev))
-    assert find(dev, content_description=FAB) is not None
+    assert find(dev, desc=FAB) is not None
 
 
 def test_long_folder_scrolls_to_its_last_entry(dev):
     seed(dev, {f"note_{i:02d}.md": f"text {i}" for i in range(30)})
     open_markor(dev)
     assert find(dev, text="note_29.md") is None
-    lst = get(dev, resource_name=PKG + ":id/ui__filesystem_dialog__list")
+    lst = need(dev, rid=PKG + ":id/ui__filesystem_dialog__list")
     assert lst.is_scrollable
     for _ in range(10):
         x, y = lst.bbox_pixels.center
         dev.swipe(x, y + 400, x, y - 400, 400)
         if find(dev, text="note_29.md"):
             break
-    el = get(dev, text="note_29.md")
-    fab = get(dev, content_description=FAB).bbox_pixels
+    el = need(dev, text="note_29.md")
+    fab = need(dev, desc=FAB).bbox_pixels
     assert el.bbox_pixels.y_max <= fab.y_min  # the last row clears the FAB
     dev.tap(*el.center)
     assert editor(dev).text == "text 29"
@@ -157,25 +137,25 @@ def test_long_folder_scrolls_to_its_last_entry(dev):
 
 def test_create_file_via_dialog_then_cat_shows_text(dev):
     open_markor(dev)
-    tap(dev, content_description=FAB)
+    tap(dev, desc=FAB)
     assert dialog_title(dev) == "New file"
-    field = get(dev, class_name="android.widget.EditText")
+    field = need(dev, cls="android.widget.EditText")
     assert field.hint_text == "Name"
-    type_into(dev, field, "shopping", clear=False)
+    type_into_element(dev, field, "shopping", clear=False)
     tap(dev, text="OK")
     # a name without an extension becomes Markdown, and the new file opens in the editor
     assert dev.foreground()[1].endswith(".activity.DocumentActivity")
     assert find(dev, text="shopping.md") is not None
     assert cat(dev, "shopping.md") == ""
-    type_into(dev, editor(dev), "Eggs\nMilk", clear=False)
-    tap(dev, content_description="Save")
+    type_into_element(dev, editor(dev), "Eggs\nMilk", clear=False)
+    tap(dev, desc="Save")
     assert cat(dev, "shopping.md") == "Eggs\nMilk"
 
 
 def test_create_file_with_enter_keeps_explicit_extension(dev):
     open_markor(dev)
-    tap(dev, content_description=FAB)
-    type_into(dev, get(dev, class_name="android.widget.EditText"), "todo.txt", clear=False)
+    tap(dev, desc=FAB)
+    type_into_element(dev, need(dev, cls="android.widget.EditText"), "todo.txt", clear=False)
     dev.key("KEYCODE_ENTER")
     assert dev.foreground()[1].endswith(".activity.DocumentActivity")
     assert ls(dev) == ["todo.txt"]
@@ -184,12 +164,12 @@ def test_create_file_with_enter_keeps_explicit_extension(dev):
 def test_create_existing_name_does_not_overwrite(dev):
     seed(dev, {"plan.md": "keep me"})
     open_markor(dev)
-    tap(dev, content_description=FAB)
-    type_into(dev, get(dev, class_name="android.widget.EditText"), "plan", clear=False)
+    tap(dev, desc=FAB)
+    type_into_element(dev, need(dev, cls="android.widget.EditText"), "plan", clear=False)
     tap(dev, text="OK")
     assert dev.foreground()[1].endswith(".activity.MainActivity")
     assert dialog_title(dev) == "New file"  # still asking, the typed name kept
-    assert get(dev, class_name="android.widget.EditText").text == "plan"
+    assert need(dev, cls="android.widget.EditText").text == "plan"
     assert cat(dev, "plan.md") == "keep me"
     tap(dev, text="Cancel")
     assert dialog_title(dev) is None
@@ -198,16 +178,16 @@ def test_create_existing_name_does_not_overwrite(dev):
 
 def test_create_folder_from_new_file_dialog(dev):
     open_markor(dev)
-    tap(dev, content_description=FAB)
+    tap(dev, desc=FAB)
     tap(dev, text="Folder")
     assert dialog_title(dev) == "New folder"
-    type_into(dev, get(dev, class_name="android.widget.EditText"), "Work", clear=False)
+    type_into_element(dev, need(dev, cls="android.widget.EditText"), "Work", clear=False)
     tap(dev, text="OK")
     assert dev.shell(f"test -d {ROOT}/Work").exit_code == 0
     assert row_titles(dev) == ["Work"]
     # a name typed in the New file dialog becomes the folder's name directly
-    tap(dev, content_description=FAB)
-    type_into(dev, get(dev, class_name="android.widget.EditText"), "Home", clear=False)
+    tap(dev, desc=FAB)
+    type_into_element(dev, need(dev, cls="android.widget.EditText"), "Home", clear=False)
     tap(dev, text="Folder")
     assert dev.shell(f"test -d {ROOT}/Home").exit_code == 0
     assert dev.shell(f"test -e {ROOT}/Home.md").exit_code != 0
@@ -216,19 +196,19 @@ def test_create_folder_from_new_file_dialog(dev):
 def test_folders_enter_up_and_back(dev):
     seed(dev, {"Work": None, "Work/Sub": None, "Work/a.md": "A"})
     open_markor(dev)
-    assert find(dev, content_description="Navigate up") is None  # not above the root
+    assert find(dev, desc="Navigate up") is None  # not above the root
     tap(dev, text="Work")
     assert find(dev, text="Markor / Work") is not None
     assert row_titles(dev) == ["Sub", "a.md"]
     tap(dev, text="Sub")
     assert any("empty" in t.lower() for t in texts(dev))
     # a note created here lands in the folder shown
-    tap(dev, content_description=FAB)
-    type_into(dev, get(dev, class_name="android.widget.EditText"), "deep", clear=False)
+    tap(dev, desc=FAB)
+    type_into_element(dev, need(dev, cls="android.widget.EditText"), "deep", clear=False)
     dev.key("KEYCODE_ENTER")
     dev.key("KEYCODE_BACK")
     assert ls(dev, "Work/Sub") == ["deep.md"]
-    tap(dev, content_description="Navigate up")
+    tap(dev, desc="Navigate up")
     assert row_titles(dev) == ["Sub", "a.md"]
     dev.key("KEYCODE_BACK")  # BACK in a subfolder goes to the parent
     assert row_titles(dev) == ["Work"]
@@ -272,7 +252,7 @@ def test_editor_autosaves_on_back(dev):
     seed(dev, {"n.md": "one"})
     open_markor(dev)
     tap(dev, text="n.md")
-    type_into(dev, editor(dev), "one\ntwo", clear=True)
+    type_into_element(dev, editor(dev), "one\ntwo", clear=True)
     dev.key("KEYCODE_BACK")  # hides the keyboard
     assert cat(dev, "n.md") == "one"
     dev.key("KEYCODE_BACK")  # leaves the editor: Markor saves
@@ -284,9 +264,9 @@ def test_editor_autosaves_on_up(dev):
     seed(dev, {"n.md": "one"})
     open_markor(dev)
     tap(dev, text="n.md")
-    type_into(dev, editor(dev), "changed", clear=True)
+    type_into_element(dev, editor(dev), "changed", clear=True)
     dev.key("KEYCODE_BACK")
-    tap(dev, content_description="Navigate up")
+    tap(dev, desc="Navigate up")
     assert cat(dev, "n.md") == "changed"
 
 
@@ -304,14 +284,14 @@ def test_editor_overflow_rename_and_delete(dev):
     seed(dev, {"a.md": "A"})
     open_markor(dev)
     tap(dev, text="a.md")
-    tap(dev, content_description="More options")
+    tap(dev, desc="More options")
     tap(dev, text="Rename")
     assert dialog_title(dev) == "Rename"
-    type_into(dev, get(dev, class_name="android.widget.EditText"), "b.md")
+    type_into_element(dev, need(dev, cls="android.widget.EditText"), "b.md")
     dev.key("KEYCODE_ENTER")
     assert find(dev, text="b.md") is not None  # the toolbar follows the new name
     assert ls(dev) == ["b.md"]
-    tap(dev, content_description="More options")
+    tap(dev, desc="More options")
     tap(dev, text="Delete")
     assert dialog_title(dev) == "Delete b.md?"
     tap(dev, text="Delete")
@@ -323,7 +303,7 @@ def test_editor_state_survives_snapshot_restore(dev):
     seed(dev, {"a.md": "A"})
     open_markor(dev)
     tap(dev, text="a.md")
-    type_into(dev, editor(dev), "draft")
+    type_into_element(dev, editor(dev), "draft")
     snap = dev.snapshot()
     dev.key("KEYCODE_BACK")
     dev.key("KEYCODE_BACK")
@@ -336,8 +316,9 @@ def test_editor_state_survives_snapshot_restore(dev):
 # --- context menu ----------------------------------------------------------------------------
 
 
-def long_press(dev: SimDevice, text: str) -> None:
-    dev.long_press(*get(dev, text=text).center)
+def open_item_menu(dev: SimDevice, text: str) -> None:
+    """Long-press the list item `text`: its context menu opens."""
+    long_press(dev, text=text)
     assert [t for t in ("Rename", "Move to…", "Delete") if find(dev, text=t)] == \
         ["Rename", "Move to…", "Delete"]
 
@@ -345,12 +326,12 @@ def long_press(dev: SimDevice, text: str) -> None:
 def test_rename_via_context_menu(dev):
     seed(dev, {"old.md": "body", "other.md": "x"})
     open_markor(dev)
-    long_press(dev, "old.md")
+    open_item_menu(dev, "old.md")
     tap(dev, text="Rename")
     assert dialog_title(dev) == "Rename"
-    field = get(dev, class_name="android.widget.EditText")
+    field = need(dev, cls="android.widget.EditText")
     assert field.text == "old.md"  # prefilled
-    type_into(dev, field, "new.md")
+    type_into_element(dev, field, "new.md")
     tap(dev, text="OK")
     assert ls(dev) == ["new.md", "other.md"]
     assert cat(dev, "new.md") == "body"
@@ -360,9 +341,9 @@ def test_rename_via_context_menu(dev):
 def test_rename_onto_existing_name_is_refused(dev):
     seed(dev, {"a.md": "A", "b.md": "B"})
     open_markor(dev)
-    long_press(dev, "a.md")
+    open_item_menu(dev, "a.md")
     tap(dev, text="Rename")
-    type_into(dev, get(dev, class_name="android.widget.EditText"), "b.md")
+    type_into_element(dev, need(dev, cls="android.widget.EditText"), "b.md")
     dev.key("KEYCODE_ENTER")
     assert cat(dev, "a.md") == "A" and cat(dev, "b.md") == "B"
     assert dialog_title(dev) == "Rename"
@@ -371,12 +352,12 @@ def test_rename_onto_existing_name_is_refused(dev):
 def test_delete_via_context_menu_with_confirmation(dev):
     seed(dev, {"a.md": "A", "b.md": "B"})
     open_markor(dev)
-    long_press(dev, "a.md")
+    open_item_menu(dev, "a.md")
     tap(dev, text="Delete")
     assert dialog_title(dev) == "Delete a.md?"
     tap(dev, text="Cancel")
     assert ls(dev) == ["a.md", "b.md"]
-    long_press(dev, "a.md")
+    open_item_menu(dev, "a.md")
     tap(dev, text="Delete")
     tap(dev, text="Delete")
     assert ls(dev) == ["b.md"]
@@ -386,7 +367,7 @@ def test_delete_via_context_menu_with_confirmation(dev):
 def test_delete_folder_removes_its_contents(dev):
     seed(dev, {"Old": None, "Old/x.md": "x"})
     open_markor(dev)
-    long_press(dev, "Old")
+    open_item_menu(dev, "Old")
     tap(dev, text="Delete")
     assert dialog_title(dev) == "Delete Old?"
     tap(dev, text="Delete")
@@ -396,14 +377,14 @@ def test_delete_folder_removes_its_contents(dev):
 def test_move_note_into_folder_and_back_to_top(dev):
     seed(dev, {"Work": None, "Home": None, "a.md": "A"})
     open_markor(dev)
-    long_press(dev, "a.md")
+    open_item_menu(dev, "a.md")
     tap(dev, text="Move to…")
     assert dialog_title(dev) == "Move a.md to"
     tap(dev, text="Work")
     assert ls(dev) == ["Home", "Work"]
     assert cat(dev, "Work/a.md") == "A"
     tap(dev, text="Work")
-    long_press(dev, "a.md")
+    open_item_menu(dev, "a.md")
     tap(dev, text="Move to…")
     assert dialog_title(dev) == "Move a.md to"
     assert find(dev, text="Home") is not None

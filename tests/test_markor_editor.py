@@ -12,6 +12,7 @@ from antrap_gym.device.sim import SimDevice
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.tasks import TEMPLATES
 from antrap_gym.tasks.apps import markor as mk
+from tests.screen import find_all, long_press, need, tap
 
 ROOT = mk.ROOT
 RID = mk.PKG + ":id/"
@@ -22,29 +23,14 @@ PREFS = f"/data/data/{mk.PKG}/shared_prefs/{mk.PKG}_preferences.xml"
 # --- helpers -------------------------------------------------------------------------------
 
 
-def elements(dev: SimDevice, **want):
-    return [e for e in dev.ui_elements() if all(getattr(e, k) == v for k, v in want.items())]
-
-
-def get(dev: SimDevice, **want):
-    found = elements(dev, **want)
-    assert found, f"no element {want}; screen: {[e.text for e in dev.ui_elements() if e.text]}"
-    return found[0]
-
-
-def tap(dev: SimDevice, long: bool = False, **want) -> None:
-    x, y = get(dev, **want).center
-    dev.long_press(x, y) if long else dev.tap(x, y)
-
-
 def editor_text(dev: SimDevice) -> str:
-    return get(dev, resource_name=EDITOR).text or ""
+    return need(dev, rid=EDITOR).text or ""
 
 
 def tap_in_text(dev: SimDevice, line: int, col: int | None) -> None:
     """Tap the editor on logical line `line` (no wrapping: short lines), before
     character `col` (None: past the end of the line)."""
-    ed = get(dev, resource_name=EDITOR).bbox_pixels
+    ed = need(dev, rid=EDITOR).bbox_pixels
     d = dev.phone.density
     size = round(16 * d)
     text = editor_text(dev).split("\n")[line]
@@ -56,7 +42,7 @@ def tap_in_text(dev: SimDevice, line: int, col: int | None) -> None:
 
 def tap_below_text(dev: SimDevice) -> None:
     """A tap under the last line puts the cursor at the very end."""
-    ed = get(dev, resource_name=EDITOR).bbox_pixels
+    ed = need(dev, rid=EDITOR).bbox_pixels
     dev.tap((ed.x_min + ed.x_max) // 2, ed.y_max - round(24 * dev.phone.density))
 
 
@@ -74,11 +60,11 @@ def set_up(dev: SimDevice, tid: str, seed: int = 0):
 
 def open_note(dev: SimDevice, name: str) -> None:
     tap(dev, text=name)
-    assert get(dev, resource_name=RID + "toolbar_title").text == name
+    assert need(dev, rid=RID + "toolbar_title").text == name
 
 
 def save(dev: SimDevice) -> None:
-    tap(dev, content_description="Save")
+    tap(dev, desc="Save")
 
 
 @pytest.fixture
@@ -173,20 +159,20 @@ def test_select_all_and_delete_then_type_replaces_the_note(dev):
 
 
 def open_replace(dev: SimDevice) -> None:
-    tap(dev, content_description="More options")
+    tap(dev, desc="More options")
     tap(dev, text="Search / Replace")
-    assert get(dev, resource_name="android:id/alertTitle").text == "Search / Replace"
+    assert need(dev, rid="android:id/alertTitle").text == "Search / Replace"
 
 
 def fill_replace(dev: SimDevice, search: str, replace: str) -> None:
-    tap(dev, resource_name=RID + "search_input")
+    tap(dev, rid=RID + "search_input")
     dev.type_text(search)
-    tap(dev, resource_name=RID + "replace_input")
+    tap(dev, rid=RID + "replace_input")
     dev.type_text(replace)
 
 
 def matches(dev: SimDevice) -> str:
-    return get(dev, resource_name=RID + "match_count_or_error").text
+    return need(dev, rid=RID + "match_count_or_error").text
 
 
 def test_replace_all_solves_a_replace_template(dev):
@@ -196,7 +182,7 @@ def test_replace_all_solves_a_replace_template(dev):
     fill_replace(dev, "cat", "dog")
     assert matches(dev) == f"Matches: {t.params['original_content'].count('cat')}"
     tap(dev, text="Replace all")
-    assert not elements(dev, resource_name="android:id/alertTitle")
+    assert not find_all(dev, rid="android:id/alertTitle")
     assert editor_text(dev) == t.params["original_content"].replace("cat", "dog")
     assert t.is_successful(dev) == 0.0  # not saved yet
     save(dev)
@@ -215,7 +201,7 @@ def test_replace_once_takes_the_first_match_after_the_cursor(dev):
     assert editor_text(dev) == "ab ab X"
     open_replace(dev)
     fill_replace(dev, "ab", "Y")
-    tap(dev, resource_name=RID + "replace_once")
+    tap(dev, rid=RID + "replace_once")
     assert editor_text(dev) == "Y ab X"  # no match after the cursor now: the first one
 
 
@@ -227,11 +213,11 @@ def test_regex_groups_escapes_and_multiline(dev):
     fill_replace(dev, "^([a-z])", "- $1")
     assert matches(dev) == "Matches: 0"  # literal without Regex
     tap(dev, text="Multiline")  # disabled until Regex is on
-    assert not get(dev, resource_name=RID + "multiline").is_checked
+    assert not need(dev, rid=RID + "multiline").is_checked
     tap(dev, text="Regex")
     assert matches(dev) == "Matches: 1"  # ^ is the text's start only
     tap(dev, text="Multiline")
-    assert get(dev, resource_name=RID + "multiline").is_checked
+    assert need(dev, rid=RID + "multiline").is_checked
     assert matches(dev) == "Matches: 2"
     tap(dev, text="Replace all")
     assert editor_text(dev) == "- a1\n- b2"
@@ -249,15 +235,15 @@ def test_a_bad_pattern_disables_the_buttons_and_cancel_keeps_the_text(dev):
     tap(dev, text="Regex")
     fill_replace(dev, "(me", "x")
     assert matches(dev) == "Search or replace pattern error."
-    assert not get(dev, text="Replace all").is_enabled
+    assert not need(dev, text="Replace all").is_enabled
     tap(dev, text="Replace all")
     assert editor_text(dev) == "keep (me)"
     tap(dev, text="Cancel")
-    assert not elements(dev, resource_name="android:id/alertTitle")
+    assert not find_all(dev, rid="android:id/alertTitle")
     open_replace(dev)
     dev.key("KEYCODE_BACK")  # BACK closes the dialog, not the editor
-    assert not elements(dev, resource_name="android:id/alertTitle")
-    assert get(dev, resource_name=RID + "toolbar_title").text == "e.md"
+    assert not find_all(dev, rid="android:id/alertTitle")
+    assert need(dev, rid=RID + "toolbar_title").text == "e.md"
 
 
 # --- Sort by -------------------------------------------------------------------------------
@@ -280,7 +266,7 @@ def notes(dev) -> SimDevice:
 
 
 def sort(dev: SimDevice, label: str) -> None:
-    tap(dev, content_description="Sort by")
+    tap(dev, desc="Sort by")
     tap(dev, text=label)
 
 
@@ -289,7 +275,7 @@ def test_sort_by_date_puts_the_newest_first_and_rows_show_the_device_time(notes)
     assert rows(dev) == ["Work", "a.md", "b.md", "c.md"]  # the default: name, folders first
     sort(dev, "Date")
     assert rows(dev) == ["Work", "a.md", "c.md", "b.md"]
-    assert elements(dev, text="Oct 15, 2023 11:00  ·  2 B")
+    assert find_all(dev, text="Oct 15, 2023 11:00  ·  2 B")
     sort(dev, "Folder first")
     assert rows(dev) == ["a.md", "c.md", "b.md", "Work"]
     sort(dev, "Reverse order")
@@ -301,7 +287,7 @@ def test_sort_by_date_puts_the_newest_first_and_rows_show_the_device_time(notes)
 def test_sort_menu_shows_its_state_and_closes_on_a_touch_outside(notes):
     dev = notes
     sort(dev, "Date")
-    tap(dev, content_description="Sort by")
+    tap(dev, desc="Sort by")
     radios = [e for e in dev.ui_elements() if e.class_name.endswith("RadioButton")]
     assert [r.is_checked for r in radios] == [False, True, False]
     dev.tap(20, dev.phone.height // 2)  # outside the menu, over the list
@@ -321,7 +307,7 @@ def test_sort_order_is_a_preference_kept_over_force_stop_until_pm_clear(notes):
     dev.shell(f"pm grant {mk.PKG} android.permission.MANAGE_EXTERNAL_STORAGE")
     dev.launch(mk.PKG)
     for _ in range(4):  # a cleared Markor starts with its intro again
-        tap(dev, content_description="NEXT")
+        tap(dev, desc="NEXT")
     tap(dev, text="DONE")
     assert rows(dev) == ["Work", "a.md", "b.md", "c.md"]
     dev.phone.restore(snap)
@@ -334,7 +320,7 @@ def test_delete_newest_by_sorting_by_date(dev):
     sort(dev, "Date")
     top = next(e.text for e in dev.ui_elements() if e.text in t.params["notes"])
     assert top == t.params["newest"]
-    tap(dev, long=True, text=top)
+    long_press(dev, text=top)
     tap(dev, text="Delete")
     tap(dev, text="Delete")
     assert t.is_successful(dev) == 1.0

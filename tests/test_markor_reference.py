@@ -12,18 +12,9 @@ from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks import TEMPLATES, get_template
 from antrap_gym.tasks.apps import markor as mk
 from antrap_gym.tasks.checks import FileContent
+from tests.screen import find_all, long_press, tap
 
 ROOT = mk.ROOT
-
-
-def elements(dev: SimDevice, **want):
-    return [e for e in dev.ui_elements() if all(getattr(e, k) == v for k, v in want.items())]
-
-
-def tap(dev: SimDevice, long: bool = False, **want) -> None:
-    el = elements(dev, **want)[0]
-    x, y = el.center
-    dev.long_press(x, y) if long else dev.tap(x, y)
 
 
 @pytest.fixture
@@ -36,26 +27,26 @@ def dev() -> SimDevice:
 
 
 def test_select_all_and_delete_empties_the_folder(dev):
-    tap(dev, long=True, text="a.md")
+    long_press(dev, text="a.md")
     tap(dev, text="Select")
-    assert elements(dev, text="1 selected")
-    tap(dev, content_description="Select all")
-    assert elements(dev, text="3 selected")
-    tap(dev, content_description="Delete")
+    assert find_all(dev, text="1 selected")
+    tap(dev, desc="Select all")
+    assert find_all(dev, text="3 selected")
+    tap(dev, desc="Delete")
     tap(dev, text="Delete")
     assert dev.shell(f"ls -A {ROOT}").stdout == ""
     assert mk.FolderEmpty()(dev) == 1.0
 
 
 def test_selection_toggles_and_back_leaves_it(dev):
-    tap(dev, long=True, text="a.md")
+    long_press(dev, text="a.md")
     tap(dev, text="Select")
     tap(dev, text="b.md")
-    assert elements(dev, text="2 selected")
+    assert find_all(dev, text="2 selected")
     tap(dev, text="a.md")
-    assert elements(dev, text="1 selected")
+    assert find_all(dev, text="1 selected")
     dev.key("BACK")
-    assert not elements(dev, text="1 selected") and elements(dev, text="Markor")
+    assert not find_all(dev, text="1 selected") and find_all(dev, text="Markor")
     assert sorted(dev.shell(f"ls {ROOT}").stdout.split()) == ["Work", "a.md", "b.md"]
 
 

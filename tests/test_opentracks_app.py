@@ -15,6 +15,7 @@ import antrap_gym.tasks.opentracks_tasks  # noqa: F401  (registers the templates
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.apps import opentracks as ot
 from antrap_gym.tasks.registry import TEMPLATES
+from tests.screen import tap, texts
 
 DB = "/data/data/de.dennisguse.opentracks/databases/database.db"
 DAY = 86_400_000
@@ -33,15 +34,6 @@ SWIM = activity("Lap Swim", "swimming", dt.datetime(2023, 10, 12, 18, 0), 45, 1_
 @pytest.fixture
 def dev() -> SimDevice:
     return SimDevice()
-
-
-def texts(dev: SimDevice) -> list[str]:
-    return [e.text for e in dev.ui_elements() if e.text]
-
-
-def tap_text(dev: SimDevice, text: str) -> None:
-    el = next(e for e in dev.ui_elements() if e.text == text)
-    dev.tap(*el.center)
 
 
 def sql(dev: SimDevice, statement: str) -> str:
@@ -114,7 +106,7 @@ def test_the_list_shows_each_track_newest_first_with_type_distance_time_and_date
 def test_a_track_row_opens_its_statistics_and_back_returns_to_the_list(dev):
     ot.SeedTracks([RUN, SWIM]).apply(dev)
     dev.launch("de.dennisguse.opentracks")
-    tap_text(dev, "Morning Run")
+    tap(dev, "Morning Run")
     shown = texts(dev)
     for label, value in (("Distance", "12.35 km"), ("Total time", "1:35:00"),
                          ("Moving time", "1:35:00"), ("Average speed", "7.8 km/h"),

@@ -20,6 +20,7 @@ from antrap_gym.device.elements import UIElement
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.apps import osmand as om
 from antrap_gym.tasks.checks.gpx import GpxTrackThrough, GpxWaypoint
+from tests.screen import find_all, need, tap
 
 PKG = "net.osmand"
 RID = PKG + ":id/"
@@ -35,24 +36,12 @@ def dev() -> SimDevice:
     return SimDevice()
 
 
-def els(dev: SimDevice, **want) -> list[UIElement]:
-    return [e for e in dev.ui_elements() if all(getattr(e, k) == v for k, v in want.items())]
-
-
 def by_rid(dev: SimDevice, rid: str) -> list[UIElement]:
-    return els(dev, resource_name=RID + rid)
-
-
-def tap(dev: SimDevice, **want) -> None:
-    found = els(dev, **want)
-    assert found, (want, [(e.text, e.content_description) for e in dev.ui_elements()])
-    dev.tap(*found[0].center)
+    return find_all(dev, rid=RID + rid)
 
 
 def label(dev: SimDevice, name: str) -> UIElement:
-    found = [e for e in by_rid(dev, "map_label") if e.text == name]
-    assert found, name
-    return found[0]
+    return need(dev, name, rid=RID + "map_label")
 
 
 def open_map(dev: SimDevice) -> None:
@@ -62,7 +51,7 @@ def open_map(dev: SimDevice) -> None:
 
 
 def search(dev: SimDevice, query: str, opener: str = "map_search_button") -> None:
-    tap(dev, resource_name=RID + opener) if opener else tap(dev, content_description="Search")
+    tap(dev, rid=RID + opener) if opener else tap(dev, desc="Search")
     field = by_rid(dev, "searchEditText")[0]
     dev.tap(*field.center)
     dev.type_text(query)
@@ -101,10 +90,10 @@ def test_after_pm_clear_it_asks_to_download_then_for_the_location_once(dev):
     assert dev.shell(f"pm clear {PKG}").ok
     assert dev.launch(PKG).ok
     assert dev.foreground() == tuple(MAP.split("/"))
-    assert els(dev, text="Download map") and not by_rid(dev, "map_label")
+    assert find_all(dev, text="Download map") and not by_rid(dev, "map_label")
     tap(dev, text="Skip download")
     assert dev.foreground()[0] == CONTROLLER
-    assert els(dev, text="Allow OsmAnd to access this device's location?")
+    assert find_all(dev, text="Allow OsmAnd to access this device's location?")
     tap(dev, text="While using the app")
     assert dev.foreground() == tuple(MAP.split("/")) and by_rid(dev, "map_label")
     assert "android.permission.ACCESS_FINE_LOCATION: granted=true" in dev.shell(
@@ -137,7 +126,7 @@ def test_the_twelve_places_are_on_the_map_at_their_real_coordinates(dev):
     shown = {e.text for e in by_rid(dev, "map_label")}
     assert set(PLACES) <= shown
     for name, (lat, lon) in om.LOCATIONS.items():
-        tap(dev, text=name.split(",")[0], resource_name=RID + "map_label")
+        tap(dev, text=name.split(",")[0], rid=RID + "map_label")
         assert by_rid(dev, "context_menu_line1")[0].text == name.split(",")[0]
         assert by_rid(dev, "context_menu_coordinates")[0].text == f"{lat:.5f}, {lon:.5f}"
         dev.shell(f"am force-stop {PKG}")  # the card centred the map there: start over
@@ -154,10 +143,10 @@ def test_the_buttons_zoom_and_a_swipe_pans_the_map(dev):
         return label(dev, "Vaduz").center[1] - label(dev, "Schaan").center[1]
 
     wide = spread()
-    tap(dev, content_description="Zoom out")
+    tap(dev, desc="Zoom out")
     assert abs(spread() * 2 - wide) <= 2
-    tap(dev, content_description="Zoom in")
-    tap(dev, content_description="Zoom in")
+    tap(dev, desc="Zoom in")
+    tap(dev, desc="Zoom in")
     assert abs(spread() - 2 * wide) <= 2
     before = label(dev, "Planken").center
     dev.swipe(600, 1200, 400, 1100)  # the map follows the finger
@@ -181,15 +170,15 @@ def test_search_finds_places_by_name_prefix_accents_and_coordinates(dev):
     open_map(dev)
     search(dev, "planken")
     assert results(dev) == ["Planken", "Oberplanken"]
-    tap(dev, content_description="Navigate up")
+    tap(dev, desc="Navigate up")
     search(dev, "Schonberg, Liechtenstein")
     assert results(dev) == ["Schönberg"]
-    tap(dev, content_description="Navigate up")
+    tap(dev, desc="Navigate up")
     search(dev, "47.1303814, 9.5930117")
-    assert els(dev, text="47.13038, 9.59301") and els(dev, text="Location")
-    tap(dev, content_description="Navigate up")
+    assert find_all(dev, text="47.13038, 9.59301") and find_all(dev, text="Location")
+    tap(dev, desc="Navigate up")
     search(dev, "Zurich")
-    assert els(dev, text="Nothing found")
+    assert find_all(dev, text="Nothing found")
 
 
 def test_a_result_opens_its_card_on_the_map(dev):
@@ -209,8 +198,8 @@ def test_a_favourite_is_a_wpt_in_favorites_gpx_under_data_media(dev):
     search(dev, "Triesen")
     choose(dev, "Triesen")
     tap(dev, text="Favorite")
-    assert els(dev, text="Add favorite") and els(dev, text="Triesen")  # named after the place
-    field = els(dev, resource_name="android:id/edit")[0]
+    assert find_all(dev, text="Add favorite") and find_all(dev, text="Triesen")  # named after the place
+    field = need(dev, rid="android:id/edit")
     dev.tap(*field.center)
     dev.type_text(" home")
     tap(dev, text="Save")
@@ -224,24 +213,24 @@ def test_a_favourite_is_a_wpt_in_favorites_gpx_under_data_media(dev):
                        om.LOCATIONS["Triesen, Liechtenstein"]).score(dev, None) == 1.0
     assert GpxWaypoint(om.FAVORITES, "Balzers, Liechtenstein",
                        om.LOCATIONS["Balzers, Liechtenstein"]).score(dev, None) == 0.0
-    tap(dev, content_description="Close")
-    tap(dev, content_description="Menu")
+    tap(dev, desc="Close")
+    tap(dev, desc="Menu")
     tap(dev, text="My Places")
-    assert els(dev, text="Triesen home")
+    assert find_all(dev, text="Triesen home")
 
 
 def test_an_empty_favourite_name_is_refused_and_the_dialog_stays(dev):
     open_map(dev)
-    tap(dev, text="Vaduz", resource_name=RID + "map_label")
+    tap(dev, text="Vaduz", rid=RID + "map_label")
     tap(dev, text="Favorite")
-    field = els(dev, resource_name="android:id/edit")[0]
+    field = need(dev, rid="android:id/edit")
     dev.tap(*field.center)
     dev.shell("input keyevent KEYCODE_MOVE_END")
     for _ in range(len(field.text)):
         dev.shell("input keyevent KEYCODE_DEL")
-    assert els(dev, resource_name="android:id/edit")[0].text in (None, "")
+    assert need(dev, rid="android:id/edit").text in (None, "")
     tap(dev, text="Save")
-    assert els(dev, text="Add favorite")
+    assert find_all(dev, text="Add favorite")
     assert dev.shell(f"test -e {om.FAVORITES}").exit_code != 0
 
 
@@ -250,9 +239,9 @@ def test_favourites_written_through_the_shell_show_in_my_places(dev):
            '<wpt lat="47.2" lon="9.5"><name>Pushed</name></wpt></gpx>')
     assert dev.shell(f"mkdir -p {om.FILES}/favorites && echo '{gpx}' > {om.FAVORITES}").ok
     open_map(dev)
-    tap(dev, content_description="Menu")
+    tap(dev, desc="Menu")
     tap(dev, text="My Places")
-    assert els(dev, text="Pushed")
+    assert find_all(dev, text="Pushed")
 
 
 # --- map markers ------------------------------------------------------------------------------
@@ -275,10 +264,10 @@ def test_a_marker_is_a_row_of_map_markers_db(dev):
     assert rows == [(lat, lon, "poi#Bendern", 1, "Bendern")]
     shell = dev.shell(f"sqlite3 {om.MARKERS_DB} 'SELECT marker_map_object_name FROM map_markers'")
     assert shell.stdout.strip() == "Bendern"
-    tap(dev, content_description="Close")
-    tap(dev, content_description="Menu")
+    tap(dev, desc="Close")
+    tap(dev, desc="Menu")
     tap(dev, text="Map markers")
-    assert els(dev, text="Bendern")
+    assert find_all(dev, text="Bendern")
 
 
 # --- plan a route -----------------------------------------------------------------------------
@@ -286,7 +275,7 @@ def test_a_marker_is_a_row_of_map_markers_db(dev):
 
 def start_plan(dev: SimDevice) -> None:
     open_map(dev)
-    tap(dev, content_description="Menu")
+    tap(dev, desc="Menu")
     tap(dev, text="Plan a route")
     assert by_rid(dev, "toolbar_title")[0].text == "Plan a route"
 
@@ -300,7 +289,7 @@ def test_plan_a_route_adds_points_by_search_and_by_tapping_places_and_saves_a_tr
     search(dev, "Balzers", opener="")
     choose(dev, "Balzers")
     tap(dev, text="Add point")
-    tap(dev, text="Vaduz", resource_name=RID + "map_label")  # a tap on a place adds it
+    tap(dev, text="Vaduz", rid=RID + "map_label")  # a tap on a place adds it
     search(dev, "Ruggell", opener="")
     choose(dev, "Ruggell")
     tap(dev, text="Add point")
@@ -308,8 +297,8 @@ def test_plan_a_route_adds_points_by_search_and_by_tapping_places_and_saves_a_tr
     tap(dev, text="Undo")
     assert route(dev) == "Balzers – Vaduz"
     tap(dev, text="Add point")  # the crosshair is still on Ruggell
-    tap(dev, resource_name=RID + "save_button")
-    field = els(dev, resource_name="android:id/edit")[0]
+    tap(dev, rid=RID + "save_button")
+    field = need(dev, rid="android:id/edit")
     assert field.text == "2023-10-15_15-34_Sun"  # OsmAnd's date-and-time name to start with
     dev.tap(*field.center)
     dev.shell("input keyevent KEYCODE_MOVE_END")
@@ -327,28 +316,28 @@ def test_plan_a_route_adds_points_by_search_and_by_tapping_places_and_saves_a_tr
     names = ("Balzers, Liechtenstein", "Ruggell, Liechtenstein")
     assert GpxTrackThrough(om.TRACKS, tuple(om.LOCATIONS[n] for n in names)).score(dev, None) == 1.0
     assert GpxTrackThrough(om.TRACKS, tuple(om.LOCATIONS[n] for n in names[::-1])).score(dev, None) == 0.0
-    tap(dev, content_description="Menu")
+    tap(dev, desc="Menu")
     tap(dev, text="My Places")
     tap(dev, text="Tracks")
-    assert els(dev, text="Down the valley")
+    assert find_all(dev, text="Down the valley")
 
 
 def test_a_track_name_with_a_slash_is_refused(dev):
     start_plan(dev)
-    tap(dev, text="Schaan", resource_name=RID + "map_label")
-    tap(dev, resource_name=RID + "save_button")
-    dev.tap(*els(dev, resource_name="android:id/edit")[0].center)
+    tap(dev, text="Schaan", rid=RID + "map_label")
+    tap(dev, rid=RID + "save_button")
+    dev.tap(*need(dev, rid="android:id/edit").center)
     dev.type_text("a/b")
     tap(dev, text="Save")
-    assert els(dev, text="Save as new track")  # still asking
+    assert find_all(dev, text="Save as new track")  # still asking
     assert dev.shell(f"test -e {om.TRACKS}").exit_code != 0
 
 
 def test_leaving_a_route_with_points_asks_first(dev):
     start_plan(dev)
-    tap(dev, text="Nendeln", resource_name=RID + "map_label")
+    tap(dev, text="Nendeln", rid=RID + "map_label")
     dev.key("KEYCODE_BACK")
-    assert els(dev, text="Exit without saving?")
+    assert find_all(dev, text="Exit without saving?")
     tap(dev, text="Exit")
     assert not by_rid(dev, "measurement_points_text_view") and by_rid(dev, "map_search_button")
 
@@ -358,7 +347,7 @@ def test_leaving_a_route_with_points_asks_first(dev):
 
 def test_clearing_favourites_keeps_the_rest_of_the_file_and_tear_down_puts_it_back(dev):
     open_map(dev)
-    tap(dev, text="Schaan", resource_name=RID + "map_label")
+    tap(dev, text="Schaan", rid=RID + "map_label")
     tap(dev, text="Favorite")
     tap(dev, text="Save")
     before = dev.pull(om.FAVORITES)

@@ -23,7 +23,7 @@ from antrap_gym.device.adbd import AdbdHandle, serve_in_thread
 from antrap_gym.device.protocol import Device, DeviceFileError, ShellResult, Snapshot
 from antrap_gym.device.sim import SimDevice
 from tests.adb_server import AdbServer, LinkProxy, needs_adb
-from tests.conftest import find, tap_on
+from tests.screen import need, tap
 
 CONTACTS_DB = "/data/data/com.android.providers.contacts/databases/contacts2.db"
 URI = "content://com.android.contacts"
@@ -50,12 +50,12 @@ def people(db: sqlite3.Connection) -> list[tuple]:
 def add_in_the_app(dev: SimDevice, first: str, last: str, number: str) -> None:
     """Create a contact through the Contacts app's own screens."""
     dev.launch("com.google.android.contacts")
-    tap_on(dev, desc="Create contact")
+    tap(dev, desc="Create contact")
     for rid, text in (("first_name", first), ("last_name", last), ("phone", number)):
         el = next(e for e in dev.ui_elements() if (e.resource_name or "").endswith(":id/" + rid))
         dev.tap(*el.bbox_pixels.center)
         dev.type_text(text)
-    tap_on(dev, text="Save")
+    tap(dev, text="Save")
 
 
 # --- the simulated phone, in process ------------------------------------------------------------
@@ -63,7 +63,7 @@ def add_in_the_app(dev: SimDevice, first: str, last: str, number: str) -> None:
 
 def test_the_contacts_database_is_aosp_contacts2_with_what_the_app_saved(dev, tmp_path):
     add_in_the_app(dev, "Ada", "Lovelace", "+1 415-555-0100")
-    assert find(dev, text="Ada Lovelace")  # the app shows the saved contact
+    assert need(dev, text="Ada Lovelace")  # the app shows the saved contact
     db = open_db(dev.pull(CONTACTS_DB), tmp_path)
     assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

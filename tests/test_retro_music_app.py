@@ -16,6 +16,7 @@ from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.apps import retro_music as rm
 from antrap_gym.tasks.apps.media_files import mp3
 from antrap_gym.tasks.checks.playlist import InOrder, PlaylistMatches
+from tests.screen import find_all, need, tap, texts
 
 PKG = rm.PKG
 RID = PKG + ":id/"
@@ -35,23 +36,9 @@ def dev() -> SimDevice:
     return d
 
 
-def els(dev: SimDevice, **want) -> list[UIElement]:
-    return [e for e in dev.ui_elements() if all(getattr(e, k) == v for k, v in want.items())]
-
-
-def tap(dev: SimDevice, **want) -> None:
-    found = els(dev, **want)
-    assert found, (want, [(e.text, e.content_description) for e in dev.ui_elements()])
-    dev.tap(*found[0].center)
-
-
-def texts(dev: SimDevice) -> list[str]:
-    return [e.text for e in dev.ui_elements() if e.text]
-
-
 def row_button(dev: SimDevice, title: str, cls: str) -> UIElement:
     """The widget of class `cls` in the list row showing `title`."""
-    label = els(dev, text=title)[0]
+    label = need(dev, text=title)
     return next(e for e in dev.ui_elements() if (e.class_name or "").endswith(cls)
                 and e.bbox_pixels.y_min <= label.center[1] <= e.bbox_pixels.y_max + 60)
 
@@ -63,14 +50,14 @@ def rows(dev: SimDevice, db: str, sql: str) -> list[tuple]:
 
 
 def select_and_add(dev: SimDevice, titles: list[str], playlist: str) -> None:
-    dev.long_press(*els(dev, text=titles[0])[0].center)
+    dev.long_press(*need(dev, text=titles[0]).center)
     for t in titles[1:]:
         dev.tap(*row_button(dev, t, "CheckBox").center)
-    assert els(dev, text=f"{len(titles)} selected")
-    tap(dev, content_description="More options")
+    assert find_all(dev, text=f"{len(titles)} selected")
+    tap(dev, desc="More options")
     tap(dev, text="Add to playlist")
     tap(dev, text="New playlist")
-    tap(dev, class_name="android.widget.EditText")
+    tap(dev, cls="android.widget.EditText")
     dev.type_text(playlist)
     tap(dev, text="Create")
 
@@ -131,7 +118,7 @@ def test_a_song_added_to_a_playlist_twice_is_there_once_and_the_playlist_screen_
     tap(dev, text="Playlists")
     assert "1 song" in texts(dev)
     tap(dev, text="Mix")
-    assert els(dev, resource_name=RID + "toolbar_title")[0].text == "Mix"
+    assert need(dev, rid=RID + "toolbar_title").text == "Mix"
     assert "Blue Hour" in texts(dev)
     dev.tap(*row_button(dev, "Blue Hour", "ImageButton").center)
     tap(dev, text="Remove from playlist")
@@ -171,9 +158,9 @@ def test_add_to_playing_queue_and_play_next_are_saved_in_the_playback_state(dev)
     assert queue(dev) == ["Night Drive", "Kite Season", "Blue Hour"]
     assert rows(dev, rm.PLAYBACK_DB, "SELECT title FROM original_playing_queue") == [
         ("Night Drive",), ("Kite Season",), ("Blue Hour",)]
-    tap(dev, resource_name=RID + "miniPlayerTitle")  # the mini player opens the queue
+    tap(dev, rid=RID + "miniPlayerTitle")  # the mini player opens the queue
     assert dev.foreground() == (PKG, rm.QUEUE)
-    tap(dev, content_description="More options")
+    tap(dev, desc="More options")
     tap(dev, text="Clear playing queue")
     assert queue(dev) == []
 
@@ -182,7 +169,7 @@ def test_tapping_a_song_plays_its_list_from_there(dev):
     dev.launch(PKG)
     tap(dev, text="Kite Season")
     assert queue(dev) == ["Blue Hour", "Kite Season", "Night Drive"]
-    assert els(dev, resource_name=RID + "miniPlayerTitle")
+    assert find_all(dev, rid=RID + "miniPlayerTitle")
     assert texts(dev)[-1] == "Kite Season • Ana Ruiz"
 
 
@@ -195,7 +182,7 @@ def test_pm_clear_brings_back_the_first_run_screen(dev):
     assert dev.shell(f"pm clear {PKG}").ok
     dev.launch(PKG)
     assert dev.foreground() == (PKG, "code.name.monkey.retromusic.activities.PermissionActivity")
-    assert not els(dev, text="Let's go")[0].is_enabled
+    assert not need(dev, text="Let's go").is_enabled
     tap(dev, text="Grant")
     tap(dev, text="Allow")
     tap(dev, text="Let's go")
@@ -206,8 +193,8 @@ def test_pm_clear_brings_back_the_first_run_screen(dev):
 
 def test_search_finds_songs_by_title_artist_or_album(dev):
     dev.launch(PKG)
-    tap(dev, content_description="Search")
-    tap(dev, class_name="android.widget.EditText")
+    tap(dev, desc="Search")
+    tap(dev, cls="android.widget.EditText")
     dev.type_text("open roads")
     assert [t for t in texts(dev) if t in {s[0] for s in SONGS}] == ["Kite Season", "Night Drive"]
     dev.clear_text()

@@ -23,6 +23,7 @@ from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.base import TaskError
 from antrap_gym.tasks.registry import TEMPLATES
 from antrap_gym.tasks.steps import Tap
+from tests.screen import find, texts
 
 PKG = "com.android.settings"
 SETTINGS_TEMPLATES = sorted(t for t in TEMPLATES if t.startswith("Settings"))
@@ -33,21 +34,7 @@ QUESTIONS = sorted(t for t in SETTINGS_TEMPLATES if TEMPLATES[t].answer_task)
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def find(dev: SimDevice, text: str | None = None, desc: str | None = None):
-    for e in dev.ui_elements():
-        if text is not None and e.text != text:
-            continue
-        if desc is not None and e.content_description != desc:
-            continue
-        return e
-    return None
-
-
-def texts(dev: SimDevice) -> list[str]:
-    return [e.text for e in dev.ui_elements() if e.text]
-
-
-def tap(dev: SimDevice, text: str | None = None, desc: str | None = None) -> None:
+def scroll_and_tap(dev: SimDevice, text: str | None = None, desc: str | None = None) -> None:
     for _ in range(6):  # scroll down to it when it is below the fold
         e = find(dev, text, desc)
         if e is not None:
@@ -207,7 +194,7 @@ def test_each_switch_is_backed_by_its_settings_key(tid):
     task.setup(d)  # starts off
     d.launch(PKG)
     for row, _screen in t.path:
-        tap(d, row)
+        scroll_and_tap(d, row)
     for _ in range(6):
         if find(d, t.switch) is not None:
             break
@@ -229,9 +216,9 @@ def test_wifi_switch_inside_airplane_mode_writes_the_override_value():
     d.shell("cmd connectivity airplane-mode enable")
     assert get(d, "global", "wifi_on") == "3"  # off because of airplane mode
     d.launch(PKG)
-    tap(d, "Network & internet")
+    scroll_and_tap(d, "Network & internet")
     assert switch_in_row(d, "Airplane mode").is_checked
-    tap(d, "Internet")
+    scroll_and_tap(d, "Internet")
     sw = switch_in_row(d, "Wi-Fi")
     assert not sw.is_checked
     d.tap(*sw.center)
@@ -255,7 +242,7 @@ SLIDERS = [  # (screen row, slider label, key, lo, hi)
 def test_each_slider_is_backed_by_its_settings_key(row, label, key, lo, hi):
     d = SimDevice()
     d.launch(PKG)
-    tap(d, row)
+    scroll_and_tap(d, row)
     sl = find(d, desc=label)
     b = sl.bbox_pixels
     d.swipe(b.center[0], b.center[1], b.x_max + 50, b.center[1])  # drag to the end
@@ -274,21 +261,21 @@ def test_each_slider_is_backed_by_its_settings_key(row, label, key, lo, hi):
 def test_screen_timeout_and_device_name_are_backed_by_their_keys():
     d = SimDevice()
     d.launch(PKG)
-    tap(d, "Display")
-    tap(d, "Screen timeout")
-    tap(d, "2 minutes")
+    scroll_and_tap(d, "Display")
+    scroll_and_tap(d, "Screen timeout")
+    scroll_and_tap(d, "2 minutes")
     assert get(d, "system", "screen_off_timeout") == "120000"
     assert "After 2 minutes of inactivity" in texts(d)
     d.shell("settings put system screen_off_timeout 15000")
     assert "After 15 seconds of inactivity" in texts(d)
     d.key("KEYCODE_BACK")
-    tap(d, "About phone")
-    tap(d, "Device name")
+    scroll_and_tap(d, "About phone")
+    scroll_and_tap(d, "Device name")
     field = next(e for e in d.ui_elements() if e.is_editable)
     d.tap(*field.center)
     d.clear_text()
     d.type_text("Lab Device")
-    tap(d, "OK")
+    scroll_and_tap(d, "OK")
     assert get(d, "global", "device_name") == "Lab Device"
     assert "Lab Device" in texts(d)
 
@@ -309,7 +296,7 @@ def test_about_screen_and_prop_questions_follow_getprop():
         assert task.is_successful(d, {"SettingsBuildNumber": "TQ3A.230805.001",
                                       "SettingsAndroidVersion": "13"}[tid]) == 0.0
     d.launch(PKG)
-    tap(d, "About phone")
+    scroll_and_tap(d, "About phone")
     assert "UQ1A.240105.004" in texts(d) and "14" in texts(d)
     assert "TQ3A.230805.001" not in texts(d)
 

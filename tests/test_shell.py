@@ -115,9 +115,9 @@ def test_unquoted_substitution_runs_but_quoted_does_not(dev):
 
 def test_input_text_refuses_non_ascii_and_ime_broadcast_types_it(dev):
     dev.launch("com.android.settings")
-    from tests.conftest import find
+    from tests.screen import need
 
-    x, y = find(dev, cls="EditText").center
+    x, y = need(dev, cls="EditText").center
     dev.tap(x, y)
     r = dev.shell("input text 'caf\u00e9'")
     assert r.exit_code != 0 and "IllegalArgument" in r.stderr
@@ -126,17 +126,17 @@ def test_input_text_refuses_non_ascii_and_ime_broadcast_types_it(dev):
 
     msg = base64.b64encode("caf\u00e9 ☕".encode()).decode()
     assert dev.shell(f"am broadcast -a ADB_INPUT_B64 --es msg {msg}").exit_code == 0
-    assert find(dev, cls="EditText").text == "caf\u00e9 ☕"
+    assert need(dev, cls="EditText").text == "caf\u00e9 ☕"
 
 
 def test_input_text_percent_s_is_space(dev):
     dev.launch("com.android.settings")
-    from tests.conftest import find
+    from tests.screen import need
 
-    x, y = find(dev, cls="EditText").center
+    x, y = need(dev, cls="EditText").center
     dev.shell(f"input tap {x} {y}")
     dev.shell("input text hello%sworld")
-    assert find(dev, cls="EditText").text == "hello world"
+    assert need(dev, cls="EditText").text == "hello world"
 
 
 def test_app_management_and_dumpsys(dev):

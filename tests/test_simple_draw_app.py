@@ -13,6 +13,7 @@ from PIL import Image
 
 from antrap_gym.device.elements import UIElement
 from antrap_gym.device.sim import SimDevice
+from tests.screen import find_all, need, tap
 
 PKG = "com.simplemobiletools.draw.pro"
 RID = PKG + ":id/"
@@ -27,18 +28,8 @@ def dev() -> SimDevice:
     return d
 
 
-def els(dev: SimDevice, **want) -> list[UIElement]:
-    return [e for e in dev.ui_elements() if all(getattr(e, k) == v for k, v in want.items())]
-
-
-def tap(dev: SimDevice, **want) -> None:
-    found = els(dev, **want)
-    assert found, (want, [(e.text, e.content_description) for e in dev.ui_elements()])
-    dev.tap(*found[0].center)
-
-
 def canvas(dev: SimDevice) -> UIElement:
-    return els(dev, resource_name=RID + "my_canvas")[0]
+    return need(dev, rid=RID + "my_canvas")
 
 
 def pixel(dev: SimDevice, x: int, y: int) -> tuple[int, int, int]:
@@ -46,8 +37,8 @@ def pixel(dev: SimDevice, x: int, y: int) -> tuple[int, int, int]:
 
 
 def save(dev: SimDevice, name: str, ext: str | None = None, folder: str | None = None) -> None:
-    tap(dev, content_description="Save")
-    field = els(dev, resource_name=RID + "save_image_filename")[0]
+    tap(dev, desc="Save")
+    field = need(dev, rid=RID + "save_image_filename")
     dev.tap(*field.center)
     dev.shell("input keyevent KEYCODE_MOVE_END")
     for _ in range(len(field.text or "")):
@@ -55,9 +46,9 @@ def save(dev: SimDevice, name: str, ext: str | None = None, folder: str | None =
     if name:
         dev.type_text(name)
     if ext:
-        tap(dev, resource_name=RID + "save_image_radio_" + ext)
+        tap(dev, rid=RID + "save_image_radio_" + ext)
     if folder:
-        tap(dev, resource_name=RID + "save_image_path")
+        tap(dev, rid=RID + "save_image_path")
         tap(dev, text=folder)
     tap(dev, text="OK")
 
@@ -79,23 +70,23 @@ def test_a_swipe_draws_a_stroke_and_a_tap_a_dot(dev):
 def test_undo_redo_and_clear(dev):
     y = canvas(dev).bbox_pixels.y_min + 300
     dev.swipe(200, y, 800, y)
-    tap(dev, content_description="Undo")
+    tap(dev, desc="Undo")
     assert pixel(dev, 500, y) == WHITE
-    tap(dev, content_description="Redo")
+    tap(dev, desc="Redo")
     assert pixel(dev, 500, y) == BLACK
-    tap(dev, content_description="More options")
+    tap(dev, desc="More options")
     tap(dev, text="Clear")
     assert pixel(dev, 500, y) == WHITE
 
 
 def test_the_colour_and_the_eraser(dev):
     y = canvas(dev).bbox_pixels.y_min + 300
-    tap(dev, content_description="Color: Black")
+    tap(dev, desc="Color: Black")
     tap(dev, text="Red")
-    assert els(dev, content_description="Color: Red")
+    assert find_all(dev, desc="Color: Red")
     dev.swipe(200, y, 800, y)
     assert pixel(dev, 500, y) == RED
-    tap(dev, content_description="Eraser")
+    tap(dev, desc="Eraser")
     dev.swipe(500, y - 100, 500, y + 100)
     assert pixel(dev, 500, y) == WHITE and pixel(dev, 300, y) == RED
 
@@ -104,7 +95,7 @@ def test_the_brush_size_widens_the_stroke(dev):
     y = canvas(dev).bbox_pixels.y_min + 300
     dev.swipe(200, y, 800, y)
     assert pixel(dev, 500, y + 25) == WHITE  # the default brush: 13 px
-    bar = els(dev, resource_name=RID + "stroke_width_bar")[0].bbox_pixels
+    bar = need(dev, rid=RID + "stroke_width_bar").bbox_pixels
     dev.tap(bar.x_max - 2, (bar.y_min + bar.y_max) // 2)  # the widest brush: 66 px
     dev.swipe(200, y + 200, 800, y + 200)
     assert pixel(dev, 500, y + 225) == BLACK
@@ -113,16 +104,16 @@ def test_the_brush_size_widens_the_stroke(dev):
 def test_save_writes_a_png_of_the_canvas_in_pictures_by_default(dev):
     c = canvas(dev).bbox_pixels
     dev.swipe(200, c.y_min + 300, 800, c.y_min + 300)
-    tap(dev, content_description="Save")
-    assert els(dev, text="Save as") and els(dev, text="Internal storage/Pictures")
-    assert els(dev, resource_name=RID + "save_image_radio_png")[0].is_checked
+    tap(dev, desc="Save")
+    assert find_all(dev, text="Save as") and find_all(dev, text="Internal storage/Pictures")
+    assert need(dev, rid=RID + "save_image_radio_png").is_checked
     tap(dev, text="Cancel")
     save(dev, "sketch")
     img = picture(dev, "/sdcard/Pictures/sketch.png")
     assert img.format == "PNG" and img.size == (c.x_max - c.x_min, c.y_max - c.y_min)
     assert img.convert("RGB").getpixel((500 - c.x_min, 300)) == BLACK
     assert img.convert("RGB").getpixel((500 - c.x_min, 600)) == WHITE
-    assert not els(dev, text="Save as")  # the dialog closed
+    assert not find_all(dev, text="Save as")  # the dialog closed
 
 
 def test_save_as_jpg_and_svg(dev):
@@ -150,15 +141,15 @@ def test_another_folder_can_be_chosen(dev):
 def test_an_empty_or_bad_name_is_refused_and_the_dialog_stays(dev):
     for bad in ("", "a/b"):
         save(dev, bad)
-        assert els(dev, text="Save as")
+        assert find_all(dev, text="Save as")
         tap(dev, text="Cancel")
     assert dev.shell("ls /sdcard/Pictures").stdout.split() == []
 
 
 def test_the_keyboard_does_not_shrink_the_saved_drawing(dev):
     c = canvas(dev).bbox_pixels
-    tap(dev, content_description="Save")
-    dev.tap(*els(dev, resource_name=RID + "save_image_filename")[0].center)  # the keyboard is up
+    tap(dev, desc="Save")
+    dev.tap(*need(dev, rid=RID + "save_image_filename").center)  # the keyboard is up
     dev.type_text("x")
     tap(dev, text="OK")
     (path,) = dev.shell("ls /sdcard/Pictures/*").stdout.split()

@@ -13,6 +13,7 @@ from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.apps import contacts as ct
 from antrap_gym.tasks.apps import sms
 from antrap_gym.tasks.checks import SmsResent, SmsSent, parse_rows
+from tests.screen import find, long_press, need, tap
 
 PKG = "com.simplemobiletools.smsmessenger"
 DB = "/data/data/com.android.providers.telephony/databases/mmssms.db"
@@ -27,37 +28,9 @@ def inbox(dev: SimDevice, address: str, body: str, date: int | None = 1_697_380_
     assert res.exit_code == 0, res.stderr
 
 
-def find(dev: SimDevice, text: str | None = None, desc: str | None = None, rid: str | None = None,
-         cls: str | None = None):
-    for e in dev.ui_elements():
-        if text is not None and e.text != text:
-            continue
-        if desc is not None and e.content_description != desc:
-            continue
-        if rid is not None and not (e.resource_name or "").endswith(":id/" + rid):
-            continue
-        if cls is not None and not (e.class_name or "").endswith(cls):
-            continue
-        return e
-    return None
-
-
-def tap(dev: SimDevice, **kw) -> None:
-    e = find(dev, **kw)
-    assert e is not None, (kw, [(x.text, x.content_description) for x in dev.ui_elements()])
-    dev.tap(*e.center)
-
-
-def long_press(dev: SimDevice, **kw) -> None:
-    e = find(dev, **kw)
-    assert e is not None, kw
-    dev.long_press(*e.center)
-
-
-def type_into(dev: SimDevice, rid: str, text: str) -> None:
-    e = find(dev, rid=rid, cls="EditText")
-    assert e is not None, rid
-    dev.enter_text(text, at=e.center, clear=True, submit=False)
+def set_field(dev: SimDevice, rid: str, text: str) -> None:
+    """Replace what the text field with this resource id holds by `text`."""
+    dev.enter_text(text, at=need(dev, rid=rid, cls="EditText").center, clear=True, submit=False)
 
 
 def sent(dev: SimDevice) -> list[dict[str, str]]:
@@ -134,7 +107,7 @@ def test_reply_in_a_thread_writes_a_sent_message_at_the_device_time(dev, tmp_pat
     assert find(dev, rid="toolbar_title", text=NUMBER) is not None
     bubble = find(dev, text="Are you coming?", rid="thread_message_body")
     assert bubble is not None and bubble.bbox_pixels.x_min < 100  # incoming: at the left
-    type_into(dev, "thread_type_message", "On my way")
+    set_field(dev, "thread_type_message", "On my way")
     tap(dev, desc="Send")
     mine = find(dev, text="On my way", rid="thread_message_body")
     assert mine is not None and mine.bbox_pixels.x_max > 980  # sent: at the right
@@ -160,11 +133,11 @@ def test_new_conversation_with_a_contact_suggestion(dev):
                            ["Bruno Mars", "+15550002222", "", False]])
     dev.launch(PKG)
     tap(dev, desc="Start a conversation")
-    type_into(dev, "new_conversation_address", "brun")
+    set_field(dev, "new_conversation_address", "brun")
     assert find(dev, text="Ada Lovelace") is None
     tap(dev, text="Bruno Mars", cls="TextView")
     assert find(dev, rid="toolbar_title", text="Bruno Mars") is not None
-    type_into(dev, "thread_type_message", "Hi Bruno")
+    set_field(dev, "thread_type_message", "Hi Bruno")
     tap(dev, desc="Send")
     assert [(r["address"], r["body"]) for r in sent(dev)] == [("+15550002222", "Hi Bruno")]
 
@@ -172,10 +145,10 @@ def test_new_conversation_with_a_contact_suggestion(dev):
 def test_new_conversation_refuses_what_is_not_a_number(dev):
     dev.launch(PKG)
     tap(dev, desc="Start a conversation")
-    type_into(dev, "new_conversation_address", "nobody")
+    set_field(dev, "new_conversation_address", "nobody")
     tap(dev, desc="Confirm")
     assert dev.foreground()[1].endswith("NewConversationActivity")
-    type_into(dev, "new_conversation_address", "+1 555 000 4444")
+    set_field(dev, "new_conversation_address", "+1 555 000 4444")
     tap(dev, desc="Confirm")
     assert find(dev, rid="toolbar_title", text="+1 555 000 4444") is not None
 
@@ -204,9 +177,9 @@ def _send_from_app(dev: SimDevice, number: str, body: str) -> None:
     dev.shell(f"am force-stop {PKG}")
     dev.launch(PKG)
     tap(dev, desc="Start a conversation")
-    type_into(dev, "new_conversation_address", number)
+    set_field(dev, "new_conversation_address", number)
     tap(dev, desc="Confirm")
-    type_into(dev, "thread_type_message", body)
+    set_field(dev, "thread_type_message", body)
     tap(dev, desc="Send")
 
 

@@ -9,19 +9,13 @@ import numpy as np
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks import TEMPLATES
 from antrap_gym.tasks.checks.system import NfcIs, NightModeIs, nfc_on
+from tests.screen import need, tap
 
 PKG = "com.android.settings"
 
 
-def el(dev: SimDevice, text: str | None = None, desc: str | None = None):
-    for e in dev.ui_elements():
-        if (text is None or e.text == text) and (desc is None or e.content_description == desc):
-            return e
-    raise AssertionError((text, desc, [e.text for e in dev.ui_elements() if e.text]))
-
-
 def switch_of(dev: SimDevice, label: str):
-    title = el(dev, label)
+    title = need(dev, label)
     switches = [e for e in dev.ui_elements() if (e.class_name or "").endswith("Switch")]
     return min(switches, key=lambda e: abs(e.center[1] - title.center[1]))
 
@@ -35,7 +29,7 @@ def test_svc_nfc_and_dumpsys_nfc_and_the_switch_agree():
     assert not nfc_on(dev) and NfcIs(False).score(dev, None) == 1.0
     dev.launch(PKG)
     for row in ("Connected devices", "Connection preferences"):
-        dev.tap(*el(dev, row).center)
+        tap(dev, row)
     sw = switch_of(dev, "NFC")
     assert not sw.is_checked
     dev.tap(*sw.center)
@@ -61,8 +55,8 @@ def test_night_mode_is_read_from_cmd_uimode():
 def test_the_brightness_slider_reaches_1_and_255():
     dev = SimDevice()
     dev.launch(PKG)
-    dev.tap(*el(dev, "Display").center)
-    b = el(dev, desc="Brightness level").bbox_pixels
+    tap(dev, "Display")
+    b = need(dev, desc="Brightness level").bbox_pixels
     dev.tap(b.x_min, b.center[1])
     assert dev.shell("settings get system screen_brightness").stdout.strip() == "1"
     dev.tap(b.x_max - 1, b.center[1])
@@ -78,7 +72,7 @@ def test_a_verify_row_wants_the_page_in_front_and_the_state_kept():
     assert task.is_successful(dev) == 0.0
     dev.launch(PKG)
     for row in ("Network & internet", "Internet"):
-        dev.tap(*el(dev, row).center)
+        tap(dev, row)
     assert task.is_successful(dev) == 1.0
     dev.tap(*switch_of(dev, "Wi-Fi").center)  # broke it
     assert task.is_successful(dev) == 0.0

@@ -11,23 +11,9 @@ import pytest
 
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.apps import tasks_org as to
+from tests.screen import find, tap, texts
 
 PKG = "org.tasks"
-
-
-def find(dev: SimDevice, text: str | None = None, desc: str | None = None):
-    return next((e for e in dev.ui_elements() if (text is None or e.text == text)
-                 and (desc is None or e.content_description == desc)), None)
-
-
-def tap(dev: SimDevice, text: str | None = None, desc: str | None = None) -> None:
-    e = find(dev, text, desc)
-    assert e is not None, (text, desc, [x.text for x in dev.ui_elements()])
-    dev.tap(*e.center)
-
-
-def texts(dev: SimDevice) -> list[str]:
-    return [e.text for e in dev.ui_elements() if e.text]
 
 
 ROWS = [

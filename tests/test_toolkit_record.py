@@ -13,6 +13,7 @@ from antrap_gym.device.sim.apps.contacts.screens import QuickContactActivity
 from antrap_gym.device.sim.apps.expense.screens import ExpenseDetailActivity
 from antrap_gym.tasks.apps import broccoli, expense
 from antrap_gym.tasks.apps.contacts import seed_contacts
+from tests.screen import texts
 
 #: (activity, noun, seeds one record and returns its id, deletes it through the shell)
 SCREENS = {
@@ -35,10 +36,6 @@ SCREENS = {
         lambda dev: dev.shell(f"sqlite3 {expense.DB} 'DELETE FROM expense'"),
         "Lunch"),
 }
-
-
-def texts(dev: SimDevice) -> list[str]:
-    return [e.text for e in dev.ui_elements() if e.text]
 
 
 @pytest.mark.parametrize("app", sorted(SCREENS))

@@ -19,6 +19,7 @@ from antrap_gym.device.sim import SimDevice
 from antrap_gym.tasks.apps import vlc
 from antrap_gym.tasks.apps.media_files import text_frame, text_video
 from antrap_gym.tasks.checks.playlist import PlaylistMatches
+from tests.screen import find_all, need, tap, texts
 
 PKG = vlc.PKG
 RID = PKG + ":id/"
@@ -34,22 +35,8 @@ def dev() -> SimDevice:
     return d
 
 
-def els(dev: SimDevice, **want) -> list[UIElement]:
-    return [e for e in dev.ui_elements() if all(getattr(e, k) == v for k, v in want.items())]
-
-
-def tap(dev: SimDevice, **want) -> None:
-    found = els(dev, **want)
-    assert found, (want, [(e.text, e.content_description) for e in dev.ui_elements()])
-    dev.tap(*found[0].center)
-
-
-def texts(dev: SimDevice) -> list[str]:
-    return [e.text for e in dev.ui_elements() if e.text]
-
-
 def row_widget(dev: SimDevice, title: str, cls: str) -> UIElement:
-    label = els(dev, text=title)[0]
+    label = need(dev, text=title)
     return next(e for e in dev.ui_elements() if (e.class_name or "").endswith(cls)
                 and e.bbox_pixels.y_min <= label.center[1] <= e.bbox_pixels.y_max + 60)
 
@@ -116,7 +103,7 @@ def test_browse_walks_internal_memory_to_the_videos_folder_and_plays(dev):
     tap(dev, text="Internal memory")
     assert "Download" in texts(dev)
     for _ in range(3):  # the folders are by name: VLCVideos is last
-        if els(dev, text="VLCVideos"):
+        if find_all(dev, text="VLCVideos"):
             break
         dev.swipe(540, 1800, 540, 700)
     tap(dev, text="VLCVideos")
@@ -128,12 +115,12 @@ def test_browse_walks_internal_memory_to_the_videos_folder_and_plays(dev):
 
 def test_selected_videos_go_to_a_new_playlist_in_the_order_they_were_selected(dev):
     dev.launch(PKG)
-    dev.long_press(*els(dev, text="take_12_edit")[0].center)
+    dev.long_press(*need(dev, text="take_12_edit").center)
     dev.tap(*row_widget(dev, "clip_5_HD", "CheckBox").center)
-    assert els(dev, text="2 selected")
-    tap(dev, content_description="More options")
+    assert find_all(dev, text="2 selected")
+    tap(dev, desc="More options")
     tap(dev, text="Add to playlist")
-    tap(dev, class_name="android.widget.EditText")
+    tap(dev, cls="android.widget.EditText")
     dev.type_text("Tutorials Mix")
     tap(dev, text="Create")
     got = rows(dev, "SELECT p.name, m.filename, r.position, f.mrl FROM PlaylistMediaRelation r"
@@ -167,7 +154,7 @@ def test_selected_videos_go_to_a_new_playlist_in_the_order_they_were_selected(de
 
 
 def picture(dev: SimDevice) -> np.ndarray:
-    b = els(dev, resource_name=RID + "player_surface_frame")[0].bbox_pixels
+    b = need(dev, rid=RID + "player_surface_frame").bbox_pixels
     return dev.screenshot()[b.y_min:b.y_max, b.x_min:b.x_max].copy()
 
 
@@ -197,16 +184,16 @@ def test_the_player_shows_the_picture_of_the_current_position_as_time_runs(dev):
     assert np.array_equal(picture(dev), second)
     tap(dev, text="Pause")  # (a tap takes its own second)
     paused = clock(dev)
-    assert paused == "0:10 / 0:16" and els(dev, text="Play")
+    assert paused == "0:10 / 0:16" and find_all(dev, text="Play")
     dev.wait(30)
     assert clock(dev) == paused
-    bar = els(dev, resource_name=RID + "player_overlay_seekbar")[0].bbox_pixels
+    bar = need(dev, rid=RID + "player_overlay_seekbar").bbox_pixels
     dev.tap(bar.x_min + 2, (bar.y_min + bar.y_max) // 2)  # seek to the start
     assert clock(dev) == "0:00 / 0:16"
     assert np.array_equal(picture(dev), first)
     tap(dev, text="Play")
     dev.wait(40)  # playback stops at the end, on the last picture
-    assert clock(dev) == "0:16 / 0:16" and els(dev, text="Play")
+    assert clock(dev) == "0:16 / 0:16" and find_all(dev, text="Play")
     assert np.array_equal(picture(dev), second)
     assert rows(dev, "SELECT filename, play_count FROM Media") == [("clip_5_HD.mp4", 1)]
 
@@ -216,7 +203,7 @@ def test_a_view_intent_of_a_video_opens_the_player(dev):
                     "-t video/mp4")
     assert res.ok, res.stderr
     assert dev.foreground() == (PKG, vlc.PLAYER)
-    assert els(dev, resource_name=RID + "toolbar_title")[0].text == "reel_3"
+    assert need(dev, rid=RID + "toolbar_title").text == "reel_3"
     assert clock(dev) == "0:00 / 0:20"
 
 
@@ -240,8 +227,8 @@ def test_pm_clear_brings_back_the_welcome_and_permission_screens(dev):
 
 def test_search_lists_the_videos_whose_title_holds_the_query(dev):
     dev.launch(PKG)
-    tap(dev, content_description="Search")
-    tap(dev, class_name="android.widget.EditText")
+    tap(dev, desc="Search")
+    tap(dev, cls="android.widget.EditText")
     dev.type_text("_5_")
     assert [t for t in texts(dev) if t in ("clip_5_HD", "reel_3", "take_12_edit")] == ["clip_5_HD"]
     tap(dev, text="clip_5_HD")

@@ -13,7 +13,8 @@ from PIL import Image
 
 from antrap_gym.device.sim import SimDevice
 from antrap_gym.device.sim.web import script
-from tests.web_pages import center, find, open_page, tap, texts
+from tests.screen import find, tap, texts
+from tests.web_pages import center, open_page
 
 PAGE = """<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title><style>{css}</style></head><body>{body}<script>{js}</script></body></html>"""
