@@ -75,9 +75,12 @@ class Mounts:
         self.mtimes: dict[str, int] = {}
         #: the folders above mounted files that the file system itself lacks
         self.dirs: dict[str, int] = {}
+        #: bumped by each mount: a listing made before it is stale
+        self.version = 0
 
     def add(self, path: str, read: Callable[[], bytes], mtime: int) -> None:
         p = normalize(path)
+        self.version += 1
         self.files[p] = read
         self.mtimes[p] = mtime
         parent = posixpath.dirname(p)
@@ -94,6 +97,32 @@ class FileSystem:
         self.files: dict[str, FileEntry] = {}
         self.dirs: dict[str, int] = {d: now for d in DEFAULT_DIRS}
         self.mounts = Mounts()
+        self._drop_index()
+
+    def _drop_index(self) -> None:
+        #: folder -> the names in it, made when first listed (`_index`), kept up to date by
+        #: the changes below and made afresh after a move or a folder removed whole
+        self._kids: dict[str, set[str]] | None = None
+        self._kids_mounts = -1
+
+    def _index(self) -> dict[str, set[str]]:
+        """Each folder's entries: `find` lists a tree folder by folder, and a listing that
+        scanned every path of the phone made one `find` cost as many scans as folders."""
+        if self._kids is None or self._kids_mounts != self.mounts.version:
+            kids: dict[str, set[str]] = {}
+            for coll in (self.dirs, self.files, self.mounts.dirs, self.mounts.files):
+                for q in coll:
+                    if q != "/":
+                        parent, _, name = q.rpartition("/")
+                        kids.setdefault(parent or "/", set()).add(name)
+            self._kids, self._kids_mounts = kids, self.mounts.version
+        return self._kids
+
+    def _indexed(self, p: str) -> None:
+        """`p` was just made (a file or a folder)."""
+        if self._kids is not None:
+            parent, _, name = p.rpartition("/")
+            self._kids.setdefault(parent or "/", set()).add(name)
 
     def __getstate__(self) -> dict:
         return {"files": self.files, "dirs": self.dirs}
@@ -102,6 +131,7 @@ class FileSystem:
         self.files = state["files"]
         self.dirs = state["dirs"]
         self.mounts = Mounts()
+        self._drop_index()
 
     # --- queries ---------------------------------------------------------
     def exists(self, path: str) -> bool:
@@ -122,15 +152,7 @@ class FileSystem:
             return [posixpath.basename(p)]
         if p not in self.dirs and p not in self.mounts.dirs:
             raise FsError(f"{path}: No such file or directory")
-        prefix = p.rstrip("/") + "/"
-        names = set()
-        for coll in (self.dirs, self.files, self.mounts.dirs, self.mounts.files):
-            for q in coll:
-                if q.startswith(prefix) and q != prefix:
-                    rest = q[len(prefix) :]
-                    if rest and "/" not in rest:
-                        names.add(rest)
-        return sorted(names)
+        return sorted(self._index().get(p, ()))
 
     def read(self, path: str) -> bytes:
         p = normalize(path)
@@ -178,6 +200,8 @@ class FileSystem:
         self._check_parent(p, path)
         if append and p in self.files:
             data = self.files[p].data + data
+        elif p not in self.files:
+            self._indexed(p)
         self.files[p] = FileEntry(data, now)
 
     def write_text(self, path: str, text: str, now: int) -> None:
@@ -207,6 +231,7 @@ class FileSystem:
                 raise FsError(f"{path}: No such file or directory")
             self.mkdir(parent, now, parents=True)
         self.dirs[p] = now
+        self._indexed(p)
 
     def remove(self, path: str, recursive: bool = False) -> None:
         p = normalize(path)
@@ -215,6 +240,9 @@ class FileSystem:
             raise FsError(f"{path}: Permission denied")
         if p in self.files:
             del self.files[p]
+            if self._kids is not None and p not in self.dirs and p not in self.mounts:
+                parent, _, name = p.rpartition("/")
+                self._kids.get(parent or "/", set()).discard(name)
             return
         if p not in self.dirs:
             raise FsError(f"{path}: No such file or directory")
@@ -226,6 +254,7 @@ class FileSystem:
             self.files.pop(q, None)
             self.dirs.pop(q, None)
         del self.dirs[p]
+        self._drop_index()
 
     def rmdir(self, path: str) -> None:
         p = normalize(path)
@@ -242,6 +271,7 @@ class FileSystem:
         if d in self.dirs:
             d = posixpath.join(d, posixpath.basename(s))
         self._check_parent(d, dst)
+        self._drop_index()
         if s in self.files:
             self.files[d] = self.files.pop(s)
             return
