@@ -49,3 +49,22 @@ class UnsavedChangesGuard:
 
     def discard(self, phone: Phone) -> None:
         phone.finish_activity(self)
+
+
+class NextFieldOnEnter:
+    """Mixin for an editor `Activity`: IME Enter on one of its single-line fields moves the
+    focus to the next field of `field_order` (the cursor at the end of its text); after the
+    last one the keyboard closes. (A multi-line field takes Enter as a new line instead.)"""
+
+    #: the form's text fields, in focus order
+    field_order: ClassVar[tuple[str, ...]] = ()
+
+    def on_submit(self, phone: Phone, field: str) -> None:
+        keys = self.field_order
+        if field in keys and keys.index(field) + 1 < len(keys):
+            nxt = keys[keys.index(field) + 1]
+            self.focus = nxt
+            self.selection_all = False
+            self.cursors[nxt] = len(self.fields.get(nxt, ""))
+        else:
+            self.focus = None

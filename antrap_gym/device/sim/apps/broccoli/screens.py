@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.apps.base import Activity
 from antrap_gym.device.sim.apps.broccoli.store import PKG, TEXT_COLUMNS, BroccoliDb, Recipe
 from antrap_gym.device.sim.toolkit.builder import BarAction
-from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
+from antrap_gym.device.sim.toolkit.forms import NextFieldOnEnter, UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 from antrap_gym.device.sim.toolkit.record import RecordDetail
 
@@ -177,10 +177,11 @@ class DetailsActivity(RecordDetail, Activity):
         phone.toast("Recipe deleted")
 
 
-class EditorActivity(UnsavedChangesGuard, Activity):
+class EditorActivity(NextFieldOnEnter, UnsavedChangesGuard, Activity):
     """New or edit a recipe: the form's fields, Save in the toolbar."""
 
     unsaved_message = "Your changes will be lost."
+    field_order = TEXT_COLUMNS
 
     package = PKG
     name = "com.flauschcode.broccoli.recipe.crud.CreateAndEditRecipeActivity"
@@ -230,14 +231,3 @@ class EditorActivity(UnsavedChangesGuard, Activity):
     def dirty(self, phone: Phone) -> bool:
         return self.values() != {k: s.strip() for k, s in self.stored(phone).items()}
 
-    def on_submit(self, phone: Phone, field: str) -> None:
-        """IME Enter on a single-line field: the next field; multi-line fields take Enter
-        as a new line."""
-        keys = list(TEXT_COLUMNS)
-        if field in keys and keys.index(field) + 1 < len(keys):
-            nxt = keys[keys.index(field) + 1]
-            self.focus = nxt
-            self.selection_all = False
-            self.cursors[nxt] = len(self.fields.get(nxt, ""))
-        else:
-            self.focus = None

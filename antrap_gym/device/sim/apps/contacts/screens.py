@@ -18,7 +18,7 @@ from antrap_gym.device.sim.apps.contacts.provider import PHONE_TYPES, Contact, C
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.builder import SP_TITLE, BarAction
 from antrap_gym.device.sim.toolkit.firstrun import FirstRun
-from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
+from antrap_gym.device.sim.toolkit.forms import NextFieldOnEnter, UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 from antrap_gym.device.sim.toolkit.record import RecordDetail
 
@@ -278,10 +278,11 @@ class QuickContactActivity(RecordDetail, ContactsActivity):
 # --- create / edit ---------------------------------------------------------------------------
 
 
-class ContactEditorActivity(UnsavedChangesGuard, ContactsActivity):
+class ContactEditorActivity(NextFieldOnEnter, UnsavedChangesGuard, ContactsActivity):
     """Create or edit a contact: first/last name, phone, email; Save in the top bar."""
 
     name = "com.google.android.apps.contacts.editor.ContactEditorActivity"
+    field_order = tuple(k for k, _ in EDITOR_FIELDS)
 
     def __init__(self, contact_id: int | None = None) -> None:
         super().__init__()
@@ -363,14 +364,4 @@ class ContactEditorActivity(UnsavedChangesGuard, ContactsActivity):
     def set_label(self, phone: Phone, label: str) -> None:
         self.fields["phone_label"] = label
 
-    def on_submit(self, phone: Phone, field: str) -> None:
-        """IME Enter: move to the next field; after the last one, hide the keyboard."""
-        keys = [k for k, _ in EDITOR_FIELDS]
-        if field in keys and keys.index(field) + 1 < len(keys):
-            nxt = keys[keys.index(field) + 1]
-            self.focus = nxt
-            self.selection_all = False
-            self.cursors[nxt] = len(self.fields.get(nxt, ""))
-        else:
-            self.focus = None
 

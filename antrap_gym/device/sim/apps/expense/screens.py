@@ -30,7 +30,7 @@ from antrap_gym.device.sim.apps.expense.store import (
     money,
     parse_amount,
 )
-from antrap_gym.device.sim.toolkit.forms import UnsavedChangesGuard
+from antrap_gym.device.sim.toolkit.forms import NextFieldOnEnter, UnsavedChangesGuard
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 from antrap_gym.device.sim.toolkit.record import RecordDetail
 
@@ -239,10 +239,11 @@ class ExpenseDetailActivity(RecordDetail, ExpenseActivity):
 FIELDS: tuple[tuple[str, str], ...] = (("name", "Name"), ("amount", "Amount"), ("note", "Note"))
 
 
-class ExpenseEntryActivity(UnsavedChangesGuard, ExpenseActivity):
+class ExpenseEntryActivity(NextFieldOnEnter, UnsavedChangesGuard, ExpenseActivity):
     """Add or edit an expense: Name, Amount, Category, Date (read-only), Note; Save."""
 
     name = "com.arduia.expense.ui.entry.ExpenseEntryActivity"
+    field_order = tuple(k for k, _ in FIELDS)
 
     def __init__(self, expense_id: int | None = None) -> None:
         super().__init__()
@@ -321,12 +322,3 @@ class ExpenseEntryActivity(UnsavedChangesGuard, ExpenseActivity):
     def dirty(self, phone: Phone) -> bool:
         return self.values() != self.stored
 
-    def on_submit(self, phone: Phone, field: str) -> None:
-        keys = [k for k, _ in FIELDS]
-        if field in keys and keys.index(field) + 1 < len(keys):
-            nxt = keys[keys.index(field) + 1]
-            self.focus = nxt
-            self.selection_all = False
-            self.cursors[nxt] = len(self.fields.get(nxt, ""))
-        else:
-            self.focus = None
