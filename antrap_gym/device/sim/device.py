@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -9,11 +10,12 @@ import numpy as np
 
 from antrap_gym.device.elements import UIElement
 from antrap_gym.device.overlay import Overlay, OverlayEvent
-from antrap_gym.device.protocol import Device, ShellResult, Snapshot
+from antrap_gym.device.protocol import Device, DeviceFileError, ShellResult, Snapshot
 from antrap_gym.device.sim.apps.base import App
 from antrap_gym.device.sim.keycodes import KEYCODES, keycode_of
 from antrap_gym.device.sim.phone import Phone
 from antrap_gym.device.sim.shell.interpreter import Shell
+from antrap_gym.device.sim.storage.files import FsError
 from antrap_gym.device.sim.uixml import dump_xml
 from antrap_gym.device.virtual import VirtualOverlays, remove_overlay
 
@@ -206,11 +208,6 @@ class SimDevice(Device):
     def pull(self, path: str) -> bytes:
         """From the phone's storage, as `adb pull` fetches it: a file under /sdcard, or an
         app's SQLite database at its Android path (the bytes of the database file)."""
-        import errno
-
-        from antrap_gym.device.protocol import DeviceFileError
-        from antrap_gym.device.sim.storage.files import FsError
-
         try:
             return self.phone.fs.read(path)
         except FsError as e:

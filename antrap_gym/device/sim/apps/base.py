@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from antrap_gym.device.sim.intents import Intent, IntentFilter
+from antrap_gym.device.sim.intents import Intent, IntentFilter, deliver
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 from antrap_gym.device.sim.toolkit.popups import Dialog, Menu
 
@@ -76,8 +76,6 @@ class Activity:
     def open_with(self, phone: Phone, package: str, activity: str, action: str, data: str,
                   mime: str) -> None:
         """An app picked in the "Open with" chooser shown over this activity."""
-        from antrap_gym.device.sim.intents import deliver
-
         deliver(phone, package, Intent(action, data, mime), activity or None)
 
     def text_toolbar(self, phone: Phone, what: str, field: str, under: Dialog | None = None,

@@ -7,6 +7,7 @@ full 1080x2400 repaint in the low milliseconds.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -85,8 +86,6 @@ def icon_mask(name: str, s: int) -> np.ndarray:
         d.line([(c, s * 0.25), (c, s * 0.75)], fill=255, width=w)
         d.line([(s * 0.25, c), (s * 0.75, c)], fill=255, width=w)
     elif name in ("star", "star_border"):
-        import math
-
         pts = []
         for k in range(10):
             rad = s * (0.4 if k % 2 == 0 else 0.17)

@@ -6,10 +6,14 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+import sqlite3
 import struct
 import time
 
-from antrap_gym.device.sim import intents
+import numpy as np
+from PIL import Image
+
+from antrap_gym.device.sim.intents import Intent, deliver, handlers, view
 from antrap_gym.device.sim.keycodes import keycode_of
 from antrap_gym.device.sim.shell.registry import Output, ShellSession, command
 from antrap_gym.device.sim.storage import radios
@@ -20,6 +24,7 @@ from antrap_gym.device.sim.storage.files import normalize
 from antrap_gym.device.sim.storage.props import DEFAULT_PROPS
 from antrap_gym.device.sim.storage.settings import NAMESPACES, STREAMS
 from antrap_gym.device.sim.storage.sqlite import SqlError
+from antrap_gym.device.sim.uixml import dump_xml
 from antrap_gym.device.sim.wm import LAUNCHER
 
 ADB_KEYBOARD = "com.android.adbkeyboard/.AdbIME"
@@ -154,7 +159,7 @@ def am(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
             return b"", parsed + "\n", 1
         opts, _extras, flags = parsed
         comp = opts.get("-n")
-        data = intents.Intent(opts.get("-a", ""), opts.get("-d", ""), opts.get("-t", "")) \
+        data = Intent(opts.get("-a", ""), opts.get("-d", ""), opts.get("-t", "")) \
             if "-d" in opts or "-t" in opts else None
         if comp:
             pkg, _, act = comp.partition("/")
@@ -166,11 +171,11 @@ def am(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
                 err = phone.launch(pkg, act)
                 shown = f"cmp={comp}"
             else:  # the activity is handed the data
-                err = intents.deliver(phone, pkg, data, act)
+                err = deliver(phone, pkg, data, act)
                 shown = f"{data.describe()} cmp={comp}"
-        elif data is not None and intents.handlers(phone, data, opts.get("-p")):
+        elif data is not None and handlers(phone, data, opts.get("-p")):
             # resolved by the apps' intent filters (`App.intent_filters`)
-            intents.view(phone, data, package=opts.get("-p"))
+            view(phone, data, package=opts.get("-p"))
             return f"Starting: Intent {{ {data.describe()} }}\n".encode(), "", 0
         elif opts.get("-a") == ACTION_MAIN or _intent_target(phone, opts.get("-a")):
             if opts["-a"] == ACTION_MAIN:
@@ -393,8 +398,6 @@ class _SettingsTable:
         return [(i + 1, k, v) for i, (k, v) in enumerate(self.store.items(ns))]
 
     def query(self, path, projection=None, where=None, sort=None, args=None):
-        import sqlite3
-
         db = memory_db()  # `--where`, `--sort` and `--projection` are the client's SQL
         db.execute("CREATE TABLE t (_id INTEGER, name TEXT, value TEXT)")
         db.executemany("INSERT INTO t VALUES (?,?,?)", self._rows(path.strip("/")))
@@ -489,8 +492,6 @@ def sqlite3_(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
 
 @command("uiautomator")
 def uiautomator(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
-    from antrap_gym.device.sim.uixml import dump_xml
-
     if not args or args[0] != "dump":
         return b"", "Usage: uiautomator dump [--compressed] [file]\n", 1
     target = next((a for a in args[1:] if not a.startswith("--")), "/sdcard/window_dump.xml")
@@ -502,8 +503,6 @@ def uiautomator(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
 
 
 def encode_png(frame) -> bytes:
-    from PIL import Image
-
     buf = io.BytesIO()
     Image.fromarray(frame).save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
@@ -511,8 +510,6 @@ def encode_png(frame) -> bytes:
 
 def encode_raw(frame) -> bytes:
     """`screencap` raw format (Android 12+): width, height, format, dataspace, RGBA pixels."""
-    import numpy as np
-
     h, w = frame.shape[:2]
     rgba = np.empty((h, w, 4), np.uint8)
     rgba[..., :3] = frame

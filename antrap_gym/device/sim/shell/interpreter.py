@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from antrap_gym.device.protocol import ShellResult
+from antrap_gym.device.sim.shell import android_commands, file_commands  # noqa: F401  (they register the commands)
 from antrap_gym.device.sim.shell.parser import Command, Pipeline, ShellSyntaxError, expand, parse
 from antrap_gym.device.sim.shell.registry import COMMANDS, MAX_DEPTH, READ_ONLY, Output
 from antrap_gym.device.sim.storage.files import FsError, normalize
@@ -201,9 +202,3 @@ class Shell:
 def _reason(e: FsError) -> str:
     return str(e).split(": ", 1)[-1]
 
-
-def _load_commands() -> None:
-    from antrap_gym.device.sim.shell import android_commands, file_commands  # noqa: F401
-
-
-_load_commands()

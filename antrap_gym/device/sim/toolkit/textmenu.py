@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from antrap_gym.device.sim import ime
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
@@ -38,8 +39,6 @@ def items(phone: Phone, act: Activity, field: str) -> list[str]:
 
 def long_press(phone: Phone, act: Activity, field: str, x: int, y: int) -> None:
     """A long-press on `field`: focus it (cursor at the end) and show the toolbar."""
-    from antrap_gym.device.sim import ime
-
     if act.focus != field:
         ime.focus(act, field)
     if not phone.wm.ime_shown:
@@ -76,8 +75,6 @@ def open_toolbar(phone: Phone, act: Activity, field: str, anchor: tuple[int, int
 def apply(phone: Phone, act: Activity, what: str, field: str, under: Dialog | None,
           anchor: tuple[int, int] = (0, 0)) -> None:
     """Carry out a toolbar item on `field` (the menu is already closed)."""
-    from antrap_gym.device.sim import ime  # ime edits activities: imported when used
-
     act.popup = under
     if act.focus != field:
         ime.focus(act, field)

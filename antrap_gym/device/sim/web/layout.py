@@ -11,7 +11,7 @@ converted back, so what wraps on screen is what wraps here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from antrap_gym.device.sim.toolkit import text as txt
@@ -674,8 +674,6 @@ def _layout_flex(b: Box, cx: float, cy: float, inner_w: float, own_h: float | No
 
 
 def _anon_style(parent: Style) -> Style:
-    from dataclasses import replace
-
     return replace(parent, display="block", margin=("0",) * 4, padding=("0",) * 4,
                    border=(0.0,) * 4, background=(0, 0, 0, 0), width="auto", height="auto",
                    min_width="0", min_height="0", max_width="none", max_height="none",

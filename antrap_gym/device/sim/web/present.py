@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.views import View
 from antrap_gym.device.sim.web.canvas2d import CanvasPicture
 from antrap_gym.device.sim.web.layout import TEXT_INPUTS, Box, Layout, TextFrag
@@ -280,8 +281,6 @@ def _marker(ctx: _Ctx, b: Box, origin: tuple[int, int], rect: Rect) -> tuple:
     if not parent_index and text.endswith("."):
         text = "\u2022"
     size = max(1, round(st.font_px * ctx.dpr))
-    from antrap_gym.device.sim.toolkit import text as txt
-
     w = txt.text_width(text + " ", size)
     x = rect[0] + round(b.padding[3] * ctx.dpr) - w
     return ((text, x - rect[0], round(b.padding[0] * ctx.dpr), size, st.color[:3], False, False, w),)
@@ -442,8 +441,6 @@ def _control(ctx: _Ctx, b: Box, kind: str, rect: Rect, clip: Rect, parent: View,
 
 def _control_text(ctx: _Ctx, b: Box, rect: Rect, text: str, arrow: str) -> tuple:
     """A button's or select's one line of text (and a select's arrow at the right)."""
-    from antrap_gym.device.sim.toolkit import text as txt
-
     st = b.style
     size = max(1, round(st.font_px * ctx.dpr))
     w, h = rect[2] - rect[0], rect[3] - rect[1]

@@ -25,6 +25,7 @@ from antrap_gym.device.sim.apps.vlc.storage import (
     prefs,
 )
 from antrap_gym.device.sim.apps.vlc.video import fmt_time, read_video
+from antrap_gym.device.sim.intents import local_path
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
@@ -394,8 +395,6 @@ class VideoPlayerActivity(Activity):
 
     def on_intent(self, phone: Phone, intent: Intent) -> None:
         """A VIEW of a video file (from Files, `am start -d`): play it."""
-        from antrap_gym.device.sim.intents import local_path
-
         path = local_path(intent.data)
         if path is not None:
             self.path, self.pos, self.anchor, self.playing, self.live = path, 0, phone.clock_ms, True, True
