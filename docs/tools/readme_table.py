@@ -11,7 +11,7 @@ steps, trap seed and events, a digest of the actions), and `docs/main-job/run.js
 (episodes, wall and CPU time, output size, date, commit, machine and its load at the
 start). The figures README and docs/eval.md quote of the run are written from run.json
 between their own markers (`FIGURES`), so they cannot drift from it.
-`tests/test_readme.py` checks that the record is the whole main job of today's suite,
+`tests/project/test_readme.py` checks that the record is the whole main job of today's suite,
 that it adds up to README's table, that the quoted figures are run.json's, and re-runs a
 seeded sample of its episodes (every agent x setting x app) against it outcome by outcome;
 a full fresh comparison is `antrap eval --out DIR` then `--check DIR`.

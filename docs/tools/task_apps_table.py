@@ -4,7 +4,7 @@
     python docs/tools/task_apps_table.py --check   # exit 1 if the page disagrees with the registry
 
 Every template's `apps` are the packages it touches; on a real phone each must be
-installed. `tests/test_docs_generated.py` fails when the page is stale.
+installed. `tests/project/test_docs_generated.py` fails when the page is stale.
 """
 
 from __future__ import annotations
