@@ -30,7 +30,7 @@ from antrap_gym.tasks.checks import (
 from antrap_gym.tasks.steps import Answer, LongPress, Tap, Target, TypeText
 from antrap_gym.tasks.template import DataTask, template
 
-# the adapter's helpers that tests/test_contacts_app.py imports from here
+# the adapter's helpers that tests/device/sim/apps/test_contacts_app.py imports from here
 make_roster, seed_contacts, parse_rows = ct.make_roster, ct.seed_contacts, parse_rows
 
 

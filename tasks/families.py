@@ -13,7 +13,7 @@ set-up and solution steps; strings and numbers become their type). Templates of 
 structure differ in constants only, so they are one family unless a person decided
 otherwise: `undecided()` lists the groups of equal structure that span several families
 while some member never declared one. The tests keep both lists empty and every family on
-one side (tests/test_families.py); docs/training.md says how the split was drawn.
+one side (tests/tasks/test_families.py); docs/training.md says how the split was drawn.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ tables), growing as they are written; `antrap-extra` holds our own templates and
 `antrap-train` and `antrap-test` hold the templates out from each other by family
 (tasks/families.py): every template declares its split, a family of near-duplicates
 sits on one side, and each app gives about the same share of its templates to the
-test side (tests/test_families.py and tests/test_template_contract.py keep that so as
+test side (tests/tasks/test_families.py and tests/tasks/test_template_contract.py keep that so as
 templates are added). Train on `antrap-train`, report on
 `antrap-test`: a test score then measures transfer to unseen templates, not to
 unseen seeds of templates trained on.

@@ -14,6 +14,7 @@ from antrap_gym.device.protocol import Device, DeviceFileError, ShellResult, Sna
 from antrap_gym.device.sim.apps.base import App
 from antrap_gym.device.sim.keycodes import KEYCODES, keycode_of
 from antrap_gym.device.sim.phone import Phone
+from antrap_gym.device.sim.shell.android_commands import PROPS
 from antrap_gym.device.sim.shell.interpreter import Shell
 from antrap_gym.device.sim.storage.files import FsError
 from antrap_gym.device.sim.uixml import dump_xml
@@ -69,8 +70,6 @@ class SimDevice(Device):
     @property
     def serial(self) -> str:
         """`getprop ro.serialno` (sim-adbd's `--serial` sets it)."""
-        from antrap_gym.device.sim.shell.android_commands import PROPS
-
         return getattr(self.phone, "prop_overrides", {}).get("ro.serialno", PROPS["ro.serialno"])
 
     @serial.setter

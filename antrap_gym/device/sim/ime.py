@@ -6,14 +6,14 @@ as on Android. Fields are plain strings in `activity.fields`.
 
 from __future__ import annotations
 
-from antrap_gym.device.sim.apps.base import Activity
+from antrap_gym.device.sim.context import Screen
 from antrap_gym.device.sim.toolkit import text as txt
 
 #: characters a field accepts at most (a guard against runaway input)
 MAX_FIELD_CHARS = 20000
 
 
-def focus(act: Activity, field: str, cursor: int | None = None) -> None:
+def focus(act: Screen, field: str, cursor: int | None = None) -> None:
     value = act.fields.get(field, "")
     act.focus = field
     act.selection_all = False
@@ -36,7 +36,7 @@ def cursor_at(value: str, rect: tuple[int, int, int, int], x: float, y: float, s
     return start + txt.index_at(value[start:end], size, x - rect[0] - pad)
 
 
-def insert(act: Activity, text: str) -> bool:
+def insert(act: Screen, text: str) -> bool:
     field = act.focus
     if field is None:
         return False
@@ -53,7 +53,7 @@ def insert(act: Activity, text: str) -> bool:
     return True
 
 
-def delete_back(act: Activity) -> bool:
+def delete_back(act: Screen) -> bool:
     field = act.focus
     if field is None:
         return False
@@ -70,7 +70,7 @@ def delete_back(act: Activity) -> bool:
     return True
 
 
-def delete_forward(act: Activity) -> bool:
+def delete_forward(act: Screen) -> bool:
     field = act.focus
     if field is None:
         return False
@@ -84,7 +84,7 @@ def delete_forward(act: Activity) -> bool:
     return True
 
 
-def move(act: Activity, where: str) -> bool:
+def move(act: Screen, where: str) -> bool:
     """Move the cursor: left, right, home, end, up, down (by logical line)."""
     field = act.focus
     if field is None:
@@ -124,7 +124,7 @@ def move(act: Activity, where: str) -> bool:
     return new != cur
 
 
-def select_all(act: Activity) -> bool:
+def select_all(act: Screen) -> bool:
     if act.focus is None:
         return False
     act.selection_all = True

@@ -19,8 +19,7 @@ from antrap_gym.device.sim.storage.files import SDCARD, normalize
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.apps.base import Activity, App
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext, Screen
 
 ACTION_VIEW = "android.intent.action.VIEW"
 #: the documents provider of shared storage, whose URIs Files hands to other apps
@@ -147,8 +146,8 @@ def local_path(uri: str) -> str | None:
 # --- resolving and starting ----------------------------------------------------------------
 
 
-def handlers(phone: Phone, intent: Intent, package: str | None = None
-             ) -> list[tuple[type[App], IntentFilter]]:
+def handlers(phone: PhoneContext, intent: Intent, package: str | None = None
+             ) -> list[tuple[type, IntentFilter]]:
     """The installed apps that take `intent` (only `package`, when given), in install
     order, each with its first matching filter."""
     out = []
@@ -161,7 +160,7 @@ def handlers(phone: Phone, intent: Intent, package: str | None = None
     return out
 
 
-def deliver(phone: Phone, package: str, intent: Intent, activity: str | None = None) -> str | None:
+def deliver(phone: PhoneContext, package: str, intent: Intent, activity: str | None = None) -> str | None:
     """Start `package` (its `activity`, or the main one) and hand the activity in front
     the intent; returns an error message or None."""
     err = phone.launch(package, activity)
@@ -173,7 +172,7 @@ def deliver(phone: Phone, package: str, intent: Intent, activity: str | None = N
     return err
 
 
-def view(phone: Phone, intent: Intent, caller: Activity | None = None, *,
+def view(phone: PhoneContext, intent: Intent, caller: Screen | None = None, *,
          package: str | None = None, choose: bool = False) -> int:
     """Start the app that takes `intent`: the one there is, or ask with the chooser
     (always, when `choose`: an "Open with" item) over `caller` (else over the screen in

@@ -14,8 +14,8 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import NamedTuple
+
+import numpy as np
 
 from antrap_gym.device.elements import UIElement
 from antrap_gym.device.identity import BOOT_ID_PATH, UPTIME_PATH
@@ -23,11 +23,12 @@ from antrap_gym.device.sim import ime
 from antrap_gym.device.sim import system_ui as sysui
 from antrap_gym.device.sim.apps import default_apps
 from antrap_gym.device.sim.apps.base import Activity, App
+from antrap_gym.device.sim.context import PhoneState
 from antrap_gym.device.sim.keycodes import KEYNAMES
+from antrap_gym.device.sim.render.painter import render
 from antrap_gym.device.sim.storage.clipboard import Clipboard
 from antrap_gym.device.sim.storage.content import ContentProvider, LegacyAuthority
 from antrap_gym.device.sim.storage.files import FileSystem, Mounts
-from antrap_gym.device.sim.storage.permissions import RuntimePermissions
 from antrap_gym.device.sim.storage.registry import StoreRegistry
 from antrap_gym.device.sim.storage.settings import STREAM_MUSIC, STREAMS, SettingsStore
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
@@ -35,7 +36,7 @@ from antrap_gym.device.sim.toolkit import textmenu
 from antrap_gym.device.sim.toolkit.builder import SP_BODY, UI, build_popup
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 from antrap_gym.device.sim.toolkit.views import View, hit_test
-from antrap_gym.device.sim.wm import LAUNCHER, Overlay, OverlayEvent, WindowState
+from antrap_gym.device.sim.wm import LAUNCHER, Overlay, OverlayEvent, Window, WindowState
 
 #: AndroidWorld freezes device time at 2023-10-15 15:34 UTC; our clock starts there
 BOOT_EPOCH_MS = 1_697_384_040_000
@@ -52,29 +53,8 @@ INPUT_METHODS = ("com.google.android.inputmethod.latin/com.android.inputmethod.l
                  "com.android.adbkeyboard/.AdbIME")
 
 
-@dataclass(slots=True)
-class PhoneState:
-    clock_ms: int
-    settings: SettingsStore
-    fs: FileSystem
-    wm: WindowState
-    clipboard: Clipboard = field(default_factory=Clipboard)
-    nfc_on: bool = True  # NfcService keeps it in its own preferences, not in settings
-    #: the apps' runtime permission grants (`pm grant`, the permission prompt)
-    permissions: RuntimePermissions = field(default_factory=RuntimePermissions)
-
-
-class Window(NamedTuple):
-    name: str  # app | popup | recents | ime | overlay | status_bar | nav_bar
-    root: View
-    package: str
-    focusable: bool  # may own the accessibility focus (its tree is the dump)
-
-
 class Phone:
     """A Pixel-6-like Android phone in pure Python."""
-
-    launcher_package = LAUNCHER
 
     def __init__(self, width: int = 1080, height: int = 2400,
                  apps: list[type[App]] | None = None) -> None:
@@ -804,9 +784,7 @@ class Phone:
         self.changed()
 
     # --- rendering ------------------------------------------------------------------
-    def screenshot(self):  # -> np.ndarray
-        from antrap_gym.device.sim.render.painter import render
-
+    def screenshot(self) -> np.ndarray:
         return render(self)
 
 

@@ -10,15 +10,16 @@ from antrap_gym.device.sim.storage import radios
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.builder import SP_BODY, SP_SMALL, SP_TITLE, UI
 from antrap_gym.device.sim.toolkit.views import Rect, View
+from antrap_gym.device.sim.wm import LAUNCHER
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 IME_PACKAGE = "com.google.android.inputmethod.latin"
 KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 
 
-def clock_text(phone: Phone) -> str:
+def clock_text(phone: PhoneContext) -> str:
     """The status bar clock: "3:34" (12-hour, no AM/PM, as a Pixel shows it) or "15:34"
     when `settings system time_12_24` is 24."""
     t = _time.gmtime(phone.clock_ms // 1000)
@@ -28,7 +29,7 @@ def clock_text(phone: Phone) -> str:
     return f"{hour}:{t.tm_min:02d}"
 
 
-def build_status_bar(phone: Phone, rect: Rect) -> View:
+def build_status_bar(phone: PhoneContext, rect: Rect) -> View:
     root = View("frame", rect, rid="com.android.systemui:id/status_bar")
     root.package = SYSTEM_UI
     d = phone.density
@@ -57,7 +58,7 @@ def build_status_bar(phone: Phone, rect: Rect) -> View:
     return root
 
 
-def build_nav_bar(phone: Phone, rect: Rect) -> View:
+def build_nav_bar(phone: PhoneContext, rect: Rect) -> View:
     root = View("frame", rect, rid="com.android.systemui:id/navigation_bar_frame")
     root.package = SYSTEM_UI
     w = (rect[2] - rect[0]) // 3
@@ -71,11 +72,11 @@ def build_nav_bar(phone: Phone, rect: Rect) -> View:
     return root
 
 
-def keyboard_height(phone: Phone) -> int:
+def keyboard_height(phone: PhoneContext) -> int:
     return round(260 * phone.density)
 
 
-def build_keyboard(phone: Phone, rect: Rect) -> View:
+def build_keyboard(phone: PhoneContext, rect: Rect) -> View:
     root = View("frame", rect, style="keyboard")
     root.package = IME_PACKAGE
     d = phone.density
@@ -102,9 +103,9 @@ def build_keyboard(phone: Phone, rect: Rect) -> View:
     return root
 
 
-def build_recents(phone: Phone, rect: Rect) -> View:
+def build_recents(phone: PhoneContext, rect: Rect) -> View:
     """The overview screen: one card per recent task, newest first."""
-    ui = UI(phone, None, rect, phone.launcher_package)
+    ui = UI(phone, None, rect, LAUNCHER)
     ui.mk("scrim", rect, style="recents")
     d = phone.density
     recents = phone.wm.recents
@@ -135,7 +136,7 @@ def build_recents(phone: Phone, rect: Rect) -> View:
     return ui.finish()
 
 
-def build_overlay(phone: Phone, ov: Overlay, index: int, screen: Rect, app_rect: Rect) -> View:
+def build_overlay(phone: PhoneContext, ov: Overlay, index: int, screen: Rect, app_rect: Rect) -> View:
     """A system overlay window in one of its styles; it covers (and blocks) the screen."""
     ui = UI(phone, None, screen, ov.package)
     d = phone.density

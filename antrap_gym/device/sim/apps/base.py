@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from antrap_gym.device.sim.intents import Intent, IntentFilter, deliver
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
+from antrap_gym.device.sim.toolkit import textmenu
 from antrap_gym.device.sim.toolkit.popups import Dialog, Menu
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 
@@ -42,47 +43,45 @@ class Activity:
         n = self.name
         return self.package + "/" + (self.package + n if n.startswith(".") else n)
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         raise NotImplementedError
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         """A short label for recents and logs."""
         return type(self).__name__
 
     # --- hooks --------------------------------------------------------------
-    def noop(self, phone: Phone) -> None:
+    def noop(self, phone: PhoneContext) -> None:
         """A dialog's Cancel (or any button that only closes it)."""
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         """Handle BACK inside the activity; return False to let it finish."""
         return False
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         """The IME's action key (Enter) on a single-line field."""
 
-    def on_text_changed(self, phone: Phone, field: str) -> None:
+    def on_text_changed(self, phone: PhoneContext, field: str) -> None:
         """A field's text changed (search-as-you-type and the like)."""
 
-    def on_finish(self, phone: Phone) -> None:
+    def on_finish(self, phone: PhoneContext) -> None:
         """The activity leaves the back stack (save drafts, etc.)."""
 
-    def on_pause(self, phone: Phone) -> None:
+    def on_pause(self, phone: PhoneContext) -> None:
         """The activity stops being in front (HOME, another app, recents): save drafts."""
 
-    def on_intent(self, phone: Phone, intent: Intent) -> None:
+    def on_intent(self, phone: PhoneContext, intent: Intent) -> None:
         """An intent with data (a VIEW of a file or a URL) started or reached this
         activity (`App.intent_filters`, `am start -d`)."""
 
-    def open_with(self, phone: Phone, package: str, activity: str, action: str, data: str,
+    def open_with(self, phone: PhoneContext, package: str, activity: str, action: str, data: str,
                   mime: str) -> None:
         """An app picked in the "Open with" chooser shown over this activity."""
         deliver(phone, package, Intent(action, data, mime), activity or None)
 
-    def text_toolbar(self, phone: Phone, what: str, field: str, under: Dialog | None = None,
+    def text_toolbar(self, phone: PhoneContext, what: str, field: str, under: Dialog | None = None,
                      anchor: tuple[int, int] = (0, 0)) -> None:
         """An item of an edit field's floating toolbar (Cut, Copy, Paste, Select all)."""
-        from antrap_gym.device.sim.toolkit import textmenu
-
         textmenu.apply(phone, self, what, field, under, anchor)
 
     # --- helpers for subclasses ------------------------------------------
@@ -125,11 +124,11 @@ class App:
     permissions: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         """Create the app's default files/data on a fresh phone."""
 
     @classmethod
-    def clear_data(cls, phone: Phone) -> None:
+    def clear_data(cls, phone: PhoneContext) -> None:
         """`pm clear`: the databases under the app's own data folder
         (`/data/data/<package>/`) back to a fresh install's."""
         prefix = f"/data/data/{cls.package}/"

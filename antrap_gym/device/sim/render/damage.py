@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.toolkit.views import View
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Window
+    from antrap_gym.device.sim.wm import Window
 
 Rect = tuple[int, int, int, int]
 #: the kinds whose children are painted inside their clip (the painter's rule)

@@ -11,20 +11,36 @@ import threading
 import zlib
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
+from antrap_gym.device.sim.context import PhoneContext
 from antrap_gym.device.sim.render import canvas as cv
-from antrap_gym.device.sim.render import damage, pictures, vector
+from antrap_gym.device.sim.render import damage, pictures, vector, web
 from antrap_gym.device.sim.render.damage import meet, overlaps
 from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.views import View
-
-if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+from antrap_gym.device.sim.wm import LAUNCHER
 
 Color = tuple[int, int, int]
+
+
+class PaintedPhone(PhoneContext, Protocol):
+    """What the painter reads of the phone besides what apps may: the theme, the bars'
+    heights, and the frame it painted last (kept with the phone, by revision)."""
+
+    status_h: int
+    nav_h: int
+    revision: int
+    #: (revision, frame) of the last frame painted
+    frame_cache: tuple | None
+    #: frame buffers no observation holds any more, reused by the next paint
+    frame_pool: list
+
+    @property
+    def dark(self) -> bool: ...
+
 _UNKNOWN = object()  # a kind's painter returns this when it leaves a non-uniform background
 
 
@@ -100,7 +116,7 @@ class FrameBuffer:
         self.dl: damage.DisplayList | None = None
 
 
-def render(phone: Phone) -> np.ndarray:
+def render(phone: PaintedPhone) -> np.ndarray:
     """The current frame, read-only; painted at most once per phone revision.
 
     A frame handed out is never written again while anyone holds it: the next paint
@@ -122,7 +138,7 @@ def render(phone: Phone) -> np.ndarray:
     return frame
 
 
-def _free_buffer(phone: Phone) -> FrameBuffer:
+def _free_buffer(phone: PaintedPhone) -> FrameBuffer:
     """A pooled buffer nobody else holds, else a new pooled one."""
     pool: list[FrameBuffer] = phone.frame_pool
     shape = (phone.height, phone.width, 3)
@@ -137,7 +153,7 @@ def _free_buffer(phone: Phone) -> FrameBuffer:
     return buf
 
 
-def paint(phone: Phone, out: np.ndarray | None = None) -> np.ndarray:
+def paint(phone: PaintedPhone, out: np.ndarray | None = None) -> np.ndarray:
     """Draw every window into `out` (or a new array), whole, and return it (no cached
     frame is used: this is the reference the partial repaints are tested against)."""
     buf = FrameBuffer(np.empty((phone.height, phone.width, 3), np.uint8) if out is None else out)
@@ -190,7 +206,7 @@ class _RecurringFrames:
 RECURRING = _RecurringFrames()
 
 
-def _contexts(phone: Phone, th: Theme, on_home: bool) -> list[tuple]:
+def _contexts(phone: PaintedPhone, th: Theme, on_home: bool) -> list[tuple]:
     """Each window with how it is painted: (window, (background, on-dark text, fill))."""
     out = []
     for win in phone.windows():
@@ -214,12 +230,12 @@ def _contexts(phone: Phone, th: Theme, on_home: bool) -> list[tuple]:
     return out
 
 
-def _paint_into(phone: Phone, buf: FrameBuffer, recall: bool = True) -> None:
+def _paint_into(phone: PaintedPhone, buf: FrameBuffer, recall: bool = True) -> None:
     """Paint the phone into `buf`: only the damaged regions when `buf` holds an earlier
     frame of the same screen (size, theme, background); else a copy of the same frame
     painted before (`RECURRING`, when `recall`); else everything."""
     th = DARK if phone.dark else LIGHT
-    on_home = phone.wm.top == phone.launcher_package
+    on_home = phone.wm.top == LAUNCHER
     bg_color = WALLPAPER if on_home else th.bg
     bg = cv.background(phone.width, phone.height, bg_color)
     frame = buf.pixels
@@ -266,7 +282,7 @@ LONG_LINE_PX = 4096
 DAMAGE_MARGIN_DP = 12
 
 
-def _draw_all(p: Painter, windows: list[tuple], toast, phone: Phone, region) -> None:
+def _draw_all(p: Painter, windows: list[tuple], toast, phone: PaintedPhone, region) -> None:
     p.damage = region
     for win, (bg, on_dark, fill) in windows:
         p.on_dark = on_dark
@@ -433,9 +449,7 @@ class Painter:
 
     def k_web(self, v: View, clip, bg):
         """A web page's box, text or canvas (`render/web.py`)."""
-        from antrap_gym.device.sim.render import web
-
-        return web.paint(self, v, clip, bg)
+        return web.paint(self.f, v, clip, bg)
 
     def k_picture(self, v: View, clip, bg):
         """An image file's pixels (`UI.image`), fitted or cropped to the view."""
@@ -784,7 +798,7 @@ class Painter:
             return self.app_colors[package]
         return AVATAR_COLORS[zlib.crc32((package or "").encode()) % len(AVATAR_COLORS)]
 
-    def toast_rect(self, message: str, phone: Phone) -> tuple[int, int, int, int]:
+    def toast_rect(self, message: str, phone: PaintedPhone) -> tuple[int, int, int, int]:
         size = round(14 * self.d)
         w = min(phone.width - self.dp(48), txt.text_width(message, size) + self.dp(48))
         h = self.dp(48)
@@ -792,7 +806,7 @@ class Painter:
         y1 = phone.height - phone.nav_h - self.dp(64)
         return (x0, y1 - h, x0 + w, y1)
 
-    def toast(self, message: str, phone: Phone) -> None:
+    def toast(self, message: str, phone: PaintedPhone) -> None:
         size = round(14 * self.d)
         r = self.toast_rect(message, phone)
         w, h = r[2] - r[0], r[3] - r[1]

@@ -14,14 +14,15 @@ from antrap_gym.device.sim.render import pictures
 from antrap_gym.device.sim.render.damage import meet
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.render.painter import Painter
+    import numpy as np
+
     from antrap_gym.device.sim.toolkit.views import View
 
 Color = tuple[int, int, int]
 
 
-def paint(p: Painter, v: View, clip, bg: Color | None) -> Color | None:
-    """Draw `v`; returns the colour its children sit on (None: unknown)."""
+def paint(frame: np.ndarray, v: View, clip, bg: Color | None) -> Color | None:
+    """Draw `v` into `frame`; returns the colour its children sit on (None: unknown)."""
     value = v.value
     if not value:
         return bg
@@ -32,30 +33,30 @@ def paint(p: Painter, v: View, clip, bg: Color | None) -> Color | None:
     if fill is not None:
         fill = tuple(fill)
         if radius:
-            cv.rounded(p.f, v.rect, radius, fill, clip, bg)
+            cv.rounded(frame, v.rect, radius, fill, clip, bg)
         else:
-            cv.fill(p.f, v.rect, fill, clip)
+            cv.fill(frame, v.rect, fill, clip)
         inner = fill
     if any(widths):
         if len(set(widths)) == 1 and len(set(colors)) == 1 and radius:
-            cv.outline(p.f, v.rect, radius, widths[0], tuple(colors[0]), clip, None)
+            cv.outline(frame, v.rect, radius, widths[0], tuple(colors[0]), clip, None)
         else:
             t, r, b, left = widths
             sides = ((t, colors[0], (x0, y0, x1, y0 + t)), (r, colors[1], (x1 - r, y0, x1, y1)),
                      (b, colors[2], (x0, y1 - b, x1, y1)), (left, colors[3], (x0, y0, x0 + left, y1)))
             for w, c, rect in sides:
                 if w:
-                    cv.fill(p.f, rect, tuple(c), clip)
+                    cv.fill(frame, rect, tuple(c), clip)
     if len(value) > 5 and value[5] is not None:  # a canvas, inside its border
         t, r, b, left = widths
-        pictures.paste(p.f, value[5].picture(), (x0 + left, y0 + t, x1 - r, y1 - b), clip, False)
+        pictures.paste(frame, value[5].picture(), (x0 + left, y0 + t, x1 - r, y1 - b), clip, False)
         return None
     box = clip
     for text, dx, dy, size, rgb, bold, underline, width in lines:
         x, y = x0 + dx, y0 + dy
         # blended over what is there: a box behind the text is a sibling view, not a parent
-        cv.text(p.f, text, x, y, size, tuple(rgb), box, bold, fill)
+        cv.text(frame, text, x, y, size, tuple(rgb), box, bold, fill)
         if underline:
             uy = y + round(size * 1.05)
-            cv.fill(p.f, (x, uy, x + width, uy + max(1, size // 14)), tuple(rgb), box)
+            cv.fill(frame, (x, uy, x + width, uy + max(1, size // 14)), tuple(rgb), box)
     return inner

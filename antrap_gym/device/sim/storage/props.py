@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 DEFAULT_PROPS: dict[str, str] = {
     "ro.product.model": "Pixel 6",
@@ -37,7 +37,7 @@ DEFAULT_PROPS: dict[str, str] = {
 }
 
 
-def prop(phone: Phone, key: str, default: str = "") -> str:
+def prop(phone: PhoneContext, key: str, default: str = "") -> str:
     """One property as `getprop KEY` reports it on this phone."""
     overrides = getattr(phone, "prop_overrides", None) or {}
     return overrides.get(key, DEFAULT_PROPS.get(key, default))

@@ -20,8 +20,7 @@ from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 from antrap_gym.device.sim.toolkit.views import Rect, View, intersect
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext, Screen
 
 Callback = Callable[[], Any]
 
@@ -61,7 +60,7 @@ def _scaler(density: float) -> Callable[[float], int]:
 class UI:
     """Builds one window's view tree for an activity (or a system window)."""
 
-    def __init__(self, phone: Phone, activity: Activity | None, rect: Rect, package: str) -> None:
+    def __init__(self, phone: PhoneContext, activity: Screen | None, rect: Rect, package: str) -> None:
         self.phone = phone
         self.activity = activity
         self.density = phone.density
@@ -596,7 +595,7 @@ class UI:
 # --- popups (a window of their own) ----------------------------------------------
 
 
-def build_popup(phone: Phone, activity: Activity, popup: Dialog | Menu, screen: Rect,
+def build_popup(phone: PhoneContext, activity: Screen, popup: Dialog | Menu, screen: Rect,
                 package: str) -> View:
     """The window for an activity's dialog or menu: a scrim plus the card."""
     ui = UI(phone, activity, screen, package)

@@ -31,7 +31,7 @@ from antrap_gym.device.sim.apps.base import Activity
 from antrap_gym.device.sim.toolkit.permission import PermissionPrompt
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.storage.prefs import SharedPreferences
     from antrap_gym.device.sim.toolkit.builder import UI
     from antrap_gym.device.sim.toolkit.views import Rect
@@ -45,16 +45,16 @@ ALL_FILES_TEXT = ("Allow this app to read, modify and delete all files on this d
                   "explicit knowledge.")
 
 
-def prefs(phone: Phone, path: str) -> SharedPreferences:
+def prefs(phone: PhoneContext, path: str) -> SharedPreferences:
     return phone.databases[path]  # type: ignore[return-value]
 
 
-def done(phone: Phone, path: str, key: str) -> bool:
+def done(phone: PhoneContext, path: str, key: str) -> bool:
     """Whether the app's preferences at `path` record the first-run step `key` as done."""
     return prefs(phone, path).get_bool(key, False)
 
 
-def mark(phone: Phone, path: str, *keys: str) -> None:
+def mark(phone: PhoneContext, path: str, *keys: str) -> None:
     """Record first-run steps as done (an app's `install`: the factory phone is past them)."""
     p = prefs(phone, path)
     for key in keys:
@@ -64,12 +64,12 @@ def mark(phone: Phone, path: str, *keys: str) -> None:
 class FirstRun:
     """Mixed into an activity that raises first-run prompts: where their answers land."""
 
-    def first_run_answered(self, phone: Phone, path: str, key: str, granted: bool = False) -> None:
+    def first_run_answered(self, phone: PhoneContext, path: str, key: str, granted: bool = False) -> None:
         mark(phone, path, key)
         phone.changed()
 
 
-def ask_once(phone: Phone, act: Activity, path: str, key: str, app: str, what: str,
+def ask_once(phone: PhoneContext, act: Activity, path: str, key: str, app: str, what: str,
              permission: str, one_time: bool = False) -> bool:
     """Show the prompt for `permission` over `act` unless the app holds it or the prompt
     was answered before (`key` in its preferences at `path`); whether one shows now."""
@@ -120,10 +120,10 @@ class Slides(Activity):
         super().__init__()
         self.slide = 0
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Intro"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         x0, y0, x1, y1 = ui.rect
         d = ui.dp
         s = self.SLIDES[self.slide]
@@ -147,15 +147,15 @@ class Slides(Activity):
             ui.mk("button", (x1 - d(112), bar + d(8), x1 - d(16), bar + d(56)), page, text="DONE",
                   style="on_color", rid=f"{self.package}:id/done", on_click=lambda: self._done(phone))
 
-    def _next(self, phone: Phone) -> None:
+    def _next(self, phone: PhoneContext) -> None:
         self.slide += 1
         phone.changed()
 
-    def _done(self, phone: Phone) -> None:
+    def _done(self, phone: PhoneContext) -> None:
         mark(phone, self.PREFS, self.KEY)
         phone.finish_activity(self)
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.slide > 0:
             self.slide -= 1
             phone.changed()
@@ -163,7 +163,7 @@ class Slides(Activity):
         return False
 
 
-def start_slides(phone: Phone, act: Activity, slides: type[Slides]) -> bool:
+def start_slides(phone: PhoneContext, act: Activity, slides: type[Slides]) -> bool:
     """Start `slides` over `act` unless it was done; whether it was started (the caller
     stops building: the intro is what shows)."""
     if done(phone, slides.PREFS, slides.KEY):
@@ -191,7 +191,7 @@ class AllFilesAccess:
     def build_card(self, ui: UI, screen: Rect) -> None:
         _all_files(ui, self, screen)
 
-    def on_back(self, phone: Phone, act: Activity) -> None:
+    def on_back(self, phone: PhoneContext, act: Activity) -> None:
         act.popup = None
         granted = phone.state.permissions.holds(act.package, MANAGE_EXTERNAL_STORAGE)
         getattr(act, self.action)(phone, *self.args, granted)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class UnsavedChangesGuard:
@@ -28,11 +28,11 @@ class UnsavedChangesGuard:
     #: (label, action) of the dialog's buttons, left to right
     unsaved_buttons: ClassVar[tuple[tuple[str, str], ...]] = (("Cancel", "noop"), ("Discard", "discard"))
 
-    def dirty(self, phone: Phone) -> bool:
+    def dirty(self, phone: PhoneContext) -> bool:
         """Whether the form differs from what is stored."""
         raise NotImplementedError
 
-    def close(self, phone: Phone) -> None:
+    def close(self, phone: PhoneContext) -> None:
         """Up / BACK: leave, asking first when there are unsaved changes."""
         if self.dirty(phone):
             self.focus = None  # the dialog takes the focus from the field
@@ -41,13 +41,13 @@ class UnsavedChangesGuard:
         else:
             phone.finish_activity(self)
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.dirty(phone):
             self.close(phone)
             return True
         return False
 
-    def discard(self, phone: Phone) -> None:
+    def discard(self, phone: PhoneContext) -> None:
         phone.finish_activity(self)
 
 
@@ -59,7 +59,7 @@ class NextFieldOnEnter:
     #: the form's text fields, in focus order
     field_order: ClassVar[tuple[str, ...]] = ()
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         keys = self.field_order
         if field in keys and keys.index(field) + 1 < len(keys):
             nxt = keys[keys.index(field) + 1]

@@ -18,8 +18,7 @@ from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.builder import SP_TITLE
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext, Screen
     from antrap_gym.device.sim.toolkit.builder import UI
     from antrap_gym.device.sim.toolkit.views import Rect
 
@@ -55,11 +54,11 @@ class PermissionPrompt:
     def build_card(self, ui: UI, screen: Rect) -> None:
         _card(ui, self, screen)
 
-    def on_back(self, phone: Phone, act: Activity) -> None:
+    def on_back(self, phone: PhoneContext, act: Screen) -> None:
         answer(phone, act, False)
 
 
-def ask(phone: Phone, act: Activity, app: str, what: str, permission: str, action: str,
+def ask(phone: PhoneContext, act: Screen, app: str, what: str, permission: str, action: str,
         args: tuple = (), one_time: bool = True) -> None:
     """Show the prompt over `act`; its answer comes back as `act.<action>(phone, *args,
     granted)`."""
@@ -67,7 +66,7 @@ def ask(phone: Phone, act: Activity, app: str, what: str, permission: str, actio
                                            one_time))
 
 
-def answer(phone: Phone, act: Activity, granted: bool) -> None:
+def answer(phone: PhoneContext, act: Screen, granted: bool) -> None:
     """Answer the prompt `act` shows, as one of its buttons does (BACK: `granted=False`)."""
     p = act.popup
     if not isinstance(p, PermissionPrompt):

@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.toolkit.card import ALERT_TITLE, split
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext, Screen
     from antrap_gym.device.sim.toolkit.builder import UI
     from antrap_gym.device.sim.toolkit.views import Rect
 
@@ -81,12 +80,12 @@ class TimePicker:
         _time_card(ui, self, screen)
 
 
-def open_date_picker(phone: Phone, act: Activity, year: int, month: int, day: int,
+def open_date_picker(phone: PhoneContext, act: Screen, year: int, month: int, day: int,
                      action: str, args: tuple = ()) -> None:
     phone.open_popup(act, DatePicker(year, month, day, action, args))  # type: ignore[arg-type]
 
 
-def open_time_picker(phone: Phone, act: Activity, hour: int, minute: int, action: str,
+def open_time_picker(phone: PhoneContext, act: Screen, hour: int, minute: int, action: str,
                      args: tuple = ()) -> None:
     act.fields[HOUR_FIELD] = f"{hour:02d}"
     act.fields[MINUTE_FIELD] = f"{minute:02d}"
@@ -174,7 +173,7 @@ def _date_card(ui: UI, p: DatePicker, screen: Rect) -> None:
     _buttons(ui, ok)
 
 
-def _pick_day(phone: Phone, p: DatePicker, year: int, month: int, day: int) -> None:
+def _pick_day(phone: PhoneContext, p: DatePicker, year: int, month: int, day: int) -> None:
     p.year, p.month, p.day = year, month, day
     phone.changed()
 

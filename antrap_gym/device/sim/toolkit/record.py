@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 
@@ -32,7 +32,7 @@ class RecordDetail:
         super().__init__()
         self.record_id = record_id
 
-    def record(self, phone: Phone) -> Any | None:
+    def record(self, phone: PhoneContext) -> Any | None:
         """The record as stored now, or None once it is gone."""
         raise NotImplementedError
 
@@ -40,15 +40,15 @@ class RecordDetail:
         """The window title while the record exists."""
         raise NotImplementedError
 
-    def build_record(self, ui: UI, phone: Phone, record: Any) -> None:
+    def build_record(self, ui: UI, phone: PhoneContext, record: Any) -> None:
         """The screen of a record that exists."""
         raise NotImplementedError
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         r = self.record(phone)
         return self.untitled if r is None else self.record_title(r)
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         r = self.record(phone)
         if r is None:
             ui.toolbar(self.gone_toolbar, back=True, rid=self.toolbar_rid)

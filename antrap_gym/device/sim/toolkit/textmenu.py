@@ -17,15 +17,14 @@ from antrap_gym.device.sim import ime
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext, Screen
 
 CUT, COPY, PASTE, SELECT_ALL = "Cut", "Copy", "Paste", "Select all"
 #: the activity method a toolbar item calls (`Activity.text_toolbar`)
 ACTION = "text_toolbar"
 
 
-def items(phone: Phone, act: Activity, field: str) -> list[str]:
+def items(phone: PhoneContext, act: Screen, field: str) -> list[str]:
     """The toolbar's items for `field` now, in Android's order."""
     value = act.fields.get(field, "")
     selected = bool(value) and act.selection_all and act.focus == field
@@ -37,7 +36,7 @@ def items(phone: Phone, act: Activity, field: str) -> list[str]:
     return out
 
 
-def long_press(phone: Phone, act: Activity, field: str, x: int, y: int) -> None:
+def long_press(phone: PhoneContext, act: Screen, field: str, x: int, y: int) -> None:
     """A long-press on `field`: focus it (cursor at the end) and show the toolbar."""
     if act.focus != field:
         ime.focus(act, field)
@@ -50,7 +49,7 @@ def long_press(phone: Phone, act: Activity, field: str, x: int, y: int) -> None:
     open_toolbar(phone, act, field, (x, y))
 
 
-def _field_top(phone: Phone, field: str, where: tuple[int, int]) -> tuple[int, int]:
+def _field_top(phone: PhoneContext, field: str, where: tuple[int, int]) -> tuple[int, int]:
     """The top centre of the app window's edit view bound to `field` (else `where`)."""
     for win in phone.windows():
         if win.name != "app":
@@ -61,7 +60,7 @@ def _field_top(phone: Phone, field: str, where: tuple[int, int]) -> tuple[int, i
     return where
 
 
-def open_toolbar(phone: Phone, act: Activity, field: str, anchor: tuple[int, int]) -> None:
+def open_toolbar(phone: PhoneContext, act: Screen, field: str, anchor: tuple[int, int]) -> None:
     """Show the toolbar over `field` (already focused); nothing when it has no item."""
     labels = items(phone, act, field)
     if not labels:
@@ -72,7 +71,7 @@ def open_toolbar(phone: Phone, act: Activity, field: str, anchor: tuple[int, int
     phone.wm.ime_shown = True
 
 
-def apply(phone: Phone, act: Activity, what: str, field: str, under: Dialog | None,
+def apply(phone: PhoneContext, act: Screen, what: str, field: str, under: Dialog | None,
           anchor: tuple[int, int] = (0, 0)) -> None:
     """Carry out a toolbar item on `field` (the menu is already closed)."""
     act.popup = under

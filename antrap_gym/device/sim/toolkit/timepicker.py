@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.toolkit.card import ALERT_TITLE
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext, Screen
     from antrap_gym.device.sim.toolkit.builder import UI
     from antrap_gym.device.sim.toolkit.views import Rect, View
 
@@ -128,7 +127,7 @@ class ClockPicker:
         (_keyboard_card if self.keyboard else _clock_card)(ui, self, screen)
 
 
-def open_clock_picker(phone: Phone, act: Activity, hour: int, minute: int, action: str,
+def open_clock_picker(phone: PhoneContext, act: Screen, hour: int, minute: int, action: str,
                       args: tuple = (), h24: bool = False) -> None:
     """Open the picker on `hour`:`minute` (0-23, 0-59) in clock mode, the dial on hours."""
     act.focus = None
@@ -167,7 +166,7 @@ def _period(ui: UI, p: ClockPicker, x: int, y: int) -> None:
               on_click=lambda pm=pm: _set_period(phone, p, pm))
 
 
-def _set_period(phone: Phone, p: ClockPicker, pm: bool) -> None:
+def _set_period(phone: PhoneContext, p: ClockPicker, pm: bool) -> None:
     if (p.hour >= 12) != pm:
         p.hour = (p.hour + 12) % 24
     phone.changed()
@@ -247,7 +246,7 @@ def _labels(ui: UI, p: ClockPicker, face: View, dial: Dial) -> None:
                   ui.dp(24 if not hand[1] else 18))
 
 
-def _touch(phone: Phone, p: ClockPicker, dial: Dial, x0: int, y0: int, x1: int, y1: int) -> bool:
+def _touch(phone: PhoneContext, p: ClockPicker, dial: Dial, x0: int, y0: int, x1: int, y1: int) -> bool:
     """A tap (x0, y0 == x1, y1) or a drag on the dial, which takes the value where it ends."""
     if math.hypot(x1 - dial.cx, y1 - dial.cy) < phone.density * 8:
         return False  # the very centre has no angle
@@ -260,7 +259,7 @@ def _touch(phone: Phone, p: ClockPicker, dial: Dial, x0: int, y0: int, x1: int, 
     return True
 
 
-def _select(phone: Phone, p: ClockPicker, minutes: bool) -> None:
+def _select(phone: PhoneContext, p: ClockPicker, minutes: bool) -> None:
     p.minutes = minutes
     phone.changed()
 
@@ -291,7 +290,7 @@ def _number(s: str) -> int | None:
     return int(s) if s.isdigit() and len(s) <= 2 else None
 
 
-def _typed(act: Activity, p: ClockPicker) -> tuple[int, int] | None:
+def _typed(act: Screen, p: ClockPicker) -> tuple[int, int] | None:
     """The keyboard mode's fields as (hour 0-23, minute), None when not a time."""
     h, m = _number(act.fields.get(HOUR_FIELD, "")), _number(act.fields.get(MINUTE_FIELD, ""))
     if h is None or m is None or not 0 <= m <= 59:
@@ -303,7 +302,7 @@ def _typed(act: Activity, p: ClockPicker) -> tuple[int, int] | None:
     return h % 12 + (12 if p.hour >= 12 else 0), m
 
 
-def _switch_mode(phone: Phone, act: Activity, p: ClockPicker) -> None:
+def _switch_mode(phone: PhoneContext, act: Screen, p: ClockPicker) -> None:
     if p.keyboard:
         typed = _typed(act, p)
         if typed is not None:
@@ -317,7 +316,7 @@ def _switch_mode(phone: Phone, act: Activity, p: ClockPicker) -> None:
     phone.changed()
 
 
-def _ok(phone: Phone, act: Activity, p: ClockPicker) -> None:
+def _ok(phone: PhoneContext, act: Screen, p: ClockPicker) -> None:
     if p.keyboard:
         typed = _typed(act, p)
         if typed is None:

@@ -18,7 +18,7 @@ from antrap_gym.device.sim.apps.base import App
 from antrap_gym.device.sim.storage.permissions import POST_NOTIFICATIONS, RECORD_AUDIO
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class AudioRecorder(App):
@@ -32,5 +32,5 @@ class AudioRecorder(App):
     permissions = (RECORD_AUDIO, POST_NOTIFICATIONS)
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         phone.fs.mkdir(RECORDS, phone.now, parents=True)

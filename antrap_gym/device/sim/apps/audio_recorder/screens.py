@@ -28,7 +28,7 @@ from antrap_gym.device.sim.toolkit.permission import PermissionPrompt
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.dimowner.audiorecorder"
@@ -45,7 +45,7 @@ class RecorderPrefs(SharedPreferences):
     path = f"/data/data/{PKG}/shared_prefs/{PKG}_preferences.xml"
 
 
-def prefs(phone: Phone) -> SharedPreferences:
+def prefs(phone: PhoneContext) -> SharedPreferences:
     return phone.databases[RecorderPrefs.path]  # type: ignore[return-value]
 
 
@@ -54,7 +54,7 @@ def _int(p: SharedPreferences, key: str) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) else 0
 
 
-def records(phone: Phone) -> list[str]:
+def records(phone: PhoneContext) -> list[str]:
     """The records' file names, newest first."""
     fs = phone.fs
     if not fs.isdir(RECORDS):
@@ -84,10 +84,10 @@ class RecorderActivity(Activity):
 class WelcomeActivity(RecorderActivity):
     name = "com.dimowner.audiorecorder.app.welcome.WelcomeActivity"
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Audio Recorder"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if prefs(phone).get_bool("is_first_run_done", False):
             # a later start: straight to the recorder (this screen closes)
             stack = phone.wm.tasks.get(PKG, [])
@@ -102,7 +102,7 @@ class WelcomeActivity(RecorderActivity):
         ui.spacer(48)
         ui.button("Get started", lambda: self.get_started(phone), rid=RID + "btn_action")
 
-    def get_started(self, phone: Phone) -> None:
+    def get_started(self, phone: PhoneContext) -> None:
         prefs(phone).put("is_first_run_done", True)
         stack = phone.wm.tasks.get(PKG, [])
         if self in stack:
@@ -117,20 +117,20 @@ class MainActivity(RecorderActivity):
         self.live = False
         self.renaming: str | None = None  # the record the name dialog is for
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Audio Recorder"
 
-    def state(self, phone: Phone) -> str:
+    def state(self, phone: PhoneContext) -> str:
         return prefs(phone).get_string("rec_state", IDLE)
 
-    def elapsed(self, phone: Phone) -> int:
+    def elapsed(self, phone: PhoneContext) -> int:
         p = prefs(phone)
         total = _int(p, "rec_accum_ms")
         if self.state(phone) == RECORDING:
             total += phone.clock_ms - _int(p, "rec_start_ms")
         return total
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         state = self.state(phone)
         self.live = state == RECORDING
         ui.toolbar("Audio Recorder", rid=RID + "toolbar",
@@ -177,7 +177,7 @@ class MainActivity(RecorderActivity):
                   on_click=lambda: self.open_records(phone))
 
     # --- recording ---------------------------------------------------------------------
-    def record(self, phone: Phone) -> None:
+    def record(self, phone: PhoneContext) -> None:
         if not phone.state.permissions.holds(PKG, RECORD_AUDIO):
             self.popup = PermissionPrompt("Audio Recorder", "record audio", RECORD_AUDIO,  # type: ignore[assignment]
                                           "on_permission")
@@ -193,13 +193,13 @@ class MainActivity(RecorderActivity):
             p.put("rec_start_ms", phone.clock_ms)
             p.put("rec_state", RECORDING)
 
-    def on_permission(self, phone: Phone, granted: bool) -> None:
+    def on_permission(self, phone: PhoneContext, granted: bool) -> None:
         if granted:
             self.record(phone)
         else:
             phone.toast("Recording requires the microphone permission")
 
-    def stop(self, phone: Phone) -> None:
+    def stop(self, phone: PhoneContext) -> None:
         """Save the recording as Record-N.m4a, then ask for its name."""
         if self.state(phone) == IDLE:
             return
@@ -218,24 +218,24 @@ class MainActivity(RecorderActivity):
             p.put(key, value)
         self.ask_name(phone, name)
 
-    def discard(self, phone: Phone) -> None:
+    def discard(self, phone: PhoneContext) -> None:
         p = prefs(phone)
         p.put("rec_state", IDLE)
         p.put("rec_accum_ms", 0)
         phone.toast("Recording deleted")
 
-    def on_pause(self, phone: Phone) -> None:
+    def on_pause(self, phone: PhoneContext) -> None:
         # the recording goes on in the app's foreground service, as on a phone
         return
 
     # --- naming ----------------------------------------------------------------------------
-    def ask_name(self, phone: Phone, record: str) -> None:
+    def ask_name(self, phone: PhoneContext, record: str) -> None:
         self.renaming = record
         self.set_field(NAME_FIELD, record.removesuffix(EXT))
         phone.open_popup(self, Dialog("Record name", field_name=NAME_FIELD, buttons=[
             Choice("Cancel", "noop"), Choice("Save", "save_name")]))
 
-    def save_name(self, phone: Phone) -> None:
+    def save_name(self, phone: PhoneContext) -> None:
         record, self.renaming = self.renaming, None
         new = self.fields.get(NAME_FIELD, "").strip()
         self.focus = None
@@ -245,15 +245,15 @@ class MainActivity(RecorderActivity):
         if renamed is not None:
             prefs(phone).put("last_record", renamed)
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         if field == NAME_FIELD and self.popup is not None:
             phone.choose(self, Choice("Save", "save_name"))
 
-    def open_records(self, phone: Phone) -> None:
+    def open_records(self, phone: PhoneContext) -> None:
         phone.start_activity(RecordsActivity())
 
 
-def rename(phone: Phone, record: str, new: str) -> str | None:
+def rename(phone: PhoneContext, record: str, new: str) -> str | None:
     """Rename a record to `new` + .m4a (the app adds the extension to whatever is typed);
     None when the name is empty, has a slash, or is taken."""
     if not new or "/" in new or new in (".", ".."):
@@ -279,10 +279,10 @@ class RecordsActivity(RecorderActivity):
         super().__init__()
         self.renaming: str | None = None
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Records"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("Records", back=True, rid=RID + "toolbar")
         names = records(phone)
         if not names:
@@ -301,29 +301,29 @@ class RecordsActivity(RecorderActivity):
                       row, icon="more_vert", desc="More options", rid=RID + "list_item_more",
                       on_click=lambda n=n: self.menu(phone, n))
 
-    def menu(self, phone: Phone, record: str) -> None:
+    def menu(self, phone: PhoneContext, record: str) -> None:
         phone.open_popup(self, Menu([Choice("Rename", "ask_rename", (record,)),
                                      Choice("Delete", "ask_delete", (record,), destructive=True)],
                                     title=record.removesuffix(EXT)))
 
-    def ask_rename(self, phone: Phone, record: str) -> None:
+    def ask_rename(self, phone: PhoneContext, record: str) -> None:
         self.renaming = record
         self.set_field(NAME_FIELD, record.removesuffix(EXT))
         phone.open_popup(self, Dialog("Rename", field_name=NAME_FIELD, buttons=[
             Choice("Cancel", "noop"), Choice("Save", "save_name")]))
 
-    def save_name(self, phone: Phone) -> None:
+    def save_name(self, phone: PhoneContext) -> None:
         record, self.renaming = self.renaming, None
         self.focus = None
         if record is not None:
             rename(phone, record, self.fields.get(NAME_FIELD, "").strip())
 
-    def ask_delete(self, phone: Phone, record: str) -> None:
+    def ask_delete(self, phone: PhoneContext, record: str) -> None:
         phone.open_popup(self, Dialog("Delete record?", f"{record.removesuffix(EXT)} will be deleted.",
                                       buttons=[Choice("Cancel", "noop"),
                                                Choice("Delete", "delete", (record,), destructive=True)]))
 
-    def delete(self, phone: Phone, record: str) -> None:
+    def delete(self, phone: PhoneContext, record: str) -> None:
         path = posixpath.join(RECORDS, record)
         if phone.fs.isfile(path):
             phone.fs.remove(path)

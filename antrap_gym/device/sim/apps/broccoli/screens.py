@@ -20,7 +20,7 @@ from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 from antrap_gym.device.sim.toolkit.record import RecordDetail
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 RID = PKG + ":id/"
@@ -39,7 +39,7 @@ FORM: tuple[tuple[str, str, str, bool], ...] = (
 assert tuple(f[0] for f in FORM) == TEXT_COLUMNS
 
 
-def db(phone: Phone) -> BroccoliDb:
+def db(phone: PhoneContext) -> BroccoliDb:
     return BroccoliDb.of(phone)
 
 
@@ -53,14 +53,14 @@ class MainActivity(Activity):
         super().__init__()
         self.searching = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Recipes"
 
-    def visible(self, phone: Phone) -> list[Recipe]:
+    def visible(self, phone: PhoneContext) -> list[Recipe]:
         query = self.fields.get("search", "").strip().casefold()
         return [r for r in db(phone).all() if query in r.title.casefold()]
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         # the search icon expands into the field (a SearchView): no icon while it is open
         ui.toolbar("Recipes", rid=RID + "toolbar", actions=[] if self.searching else
                    [("search", "Search", lambda: self.toggle_search(phone))])
@@ -79,7 +79,7 @@ class MainActivity(Activity):
         ui.fab("add", "Add recipe", lambda: phone.start_activity(EditorActivity()),
                rid=RID + "fab")
 
-    def card(self, ui: UI, phone: Phone, r: Recipe) -> None:
+    def card(self, ui: UI, phone: PhoneContext, r: Recipe) -> None:
         """A recipe card: the image placeholder, title, description and source."""
         top = ui.y + ui.dp(8)
         rect = (ui.rect[0] + ui.dp(8), top, ui.rect[2] - ui.dp(8), top + ui.dp(120))
@@ -104,21 +104,21 @@ class MainActivity(Activity):
             ui.mk("text", (x0, y, x1, y + ui.dp(22)), card, text=r.source, style="caption",
                   rid=RID + "card_text_view_source")
 
-    def toggle_search(self, phone: Phone) -> None:
+    def toggle_search(self, phone: PhoneContext) -> None:
         self.searching = not self.searching
         if not self.searching:
             self.set_field("search", "")
             self.focus = None
         self.scroll["list"] = 0
 
-    def on_text_changed(self, phone: Phone, field: str) -> None:
+    def on_text_changed(self, phone: PhoneContext, field: str) -> None:
         if field == "search":
             self.scroll["list"] = 0
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         self.focus = None  # the search action hides the keyboard
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.searching:
             self.searching = False
             self.set_field("search", "")
@@ -135,13 +135,13 @@ class DetailsActivity(RecordDetail, Activity):
     name = "com.flauschcode.broccoli.recipe.details.RecipeDetailsActivity"
     record_noun, untitled, toolbar_rid = "recipe", "Recipe", RID + "toolbar"
 
-    def record(self, phone: Phone) -> Recipe | None:
+    def record(self, phone: PhoneContext) -> Recipe | None:
         return db(phone).get(self.record_id)
 
     def record_title(self, record: Recipe) -> str:
         return record.title
 
-    def build_record(self, ui: UI, phone: Phone, r: Recipe) -> None:
+    def build_record(self, ui: UI, phone: PhoneContext, r: Recipe) -> None:
         fav = "Remove from favorites" if r.favorite else "Add to favorites"
         ui.toolbar(r.title, back=True, rid=RID + "toolbar", actions=[
             BarAction("star" if r.favorite else "star_border", fav,
@@ -164,14 +164,14 @@ class DetailsActivity(RecordDetail, Activity):
             ui.header("Directions")
             ui.text(r.directions or "-", rid=RID + "details_directions")
 
-    def star(self, phone: Phone, on: bool) -> None:
+    def star(self, phone: PhoneContext, on: bool) -> None:
         db(phone).set_favorite(self.record_id, on)
 
-    def ask_delete(self, phone: Phone) -> None:
+    def ask_delete(self, phone: PhoneContext) -> None:
         phone.open_popup(self, Dialog(DELETE_TITLE, DELETE_MESSAGE, buttons=[
             Choice("Cancel", "noop"), Choice("Delete", "do_delete", destructive=True)]))
 
-    def do_delete(self, phone: Phone) -> None:
+    def do_delete(self, phone: PhoneContext) -> None:
         db(phone).remove(self.record_id)
         phone.finish_activity(self)
         phone.toast("Recipe deleted")
@@ -191,23 +191,23 @@ class EditorActivity(NextFieldOnEnter, UnsavedChangesGuard, Activity):
         self.recipe_id = recipe_id
 
     @classmethod
-    def editing(cls, phone: Phone, r: Recipe) -> EditorActivity:
+    def editing(cls, phone: PhoneContext, r: Recipe) -> EditorActivity:
         act = cls(r.recipeId)
         for col in TEXT_COLUMNS:
             act.set_field(col, getattr(r, col))
         return act
 
-    def stored(self, phone: Phone) -> dict[str, str]:
+    def stored(self, phone: PhoneContext) -> dict[str, str]:
         r = db(phone).get(self.recipe_id) if self.recipe_id is not None else None
         return {c: (getattr(r, c) if r else "") for c in TEXT_COLUMNS}
 
     def values(self) -> dict[str, str]:
         return {c: self.fields.get(c, "").strip() for c in TEXT_COLUMNS}
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "New recipe" if self.recipe_id is None else "Edit recipe"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(self.title(phone), back=lambda: self.close(phone), rid=RID + "toolbar",
                    button=("Save", lambda: self.save(phone)))
         with ui.scroll("form", rid=RID + "form_scroll"):
@@ -215,7 +215,7 @@ class EditorActivity(NextFieldOnEnter, UnsavedChangesGuard, Activity):
                 ui.edit(col, hint, multiline=multi, height=ui.dp(120) if multi else None,
                         rid=RID + rid)
 
-    def save(self, phone: Phone) -> None:
+    def save(self, phone: PhoneContext) -> None:
         v = self.values()
         if not v["title"]:
             phone.toast("Please enter a title")
@@ -228,6 +228,6 @@ class EditorActivity(NextFieldOnEnter, UnsavedChangesGuard, Activity):
         phone.finish_activity(self)
         phone.toast("Recipe saved")
 
-    def dirty(self, phone: Phone) -> bool:
+    def dirty(self, phone: PhoneContext) -> bool:
         return self.values() != {k: s.strip() for k, s in self.stored(phone).items()}
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "com.flauschcode.broccoli"
 DB_PATH = f"/data/data/{PKG}/databases/broccoli"
@@ -57,7 +57,7 @@ INSERT INTO room_master_table VALUES (42, 'a1c5e0f7b3d24e98c6f0a2b4d8e1f379');
 """
 
     @classmethod
-    def of(cls, phone: Phone) -> BroccoliDb:
+    def of(cls, phone: PhoneContext) -> BroccoliDb:
         return phone.databases[DB_PATH]  # type: ignore[return-value]
 
     def all(self) -> list[Recipe]:

@@ -10,7 +10,7 @@ from antrap_gym.device.sim.apps.calendar.screens import PKG, EventActivity, Main
 from antrap_gym.device.sim.apps.calendar.store import EventsDatabase
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class SimpleCalendar(App):
@@ -25,5 +25,5 @@ class SimpleCalendar(App):
     permissions = PERMISSIONS
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         past_first_run(phone)

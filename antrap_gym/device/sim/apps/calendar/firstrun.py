@@ -13,7 +13,7 @@ from antrap_gym.device.sim.toolkit import firstrun as fr
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "com.simplemobiletools.calendar.pro"
 PREFS = f"/data/data/{PKG}/shared_prefs/Prefs.xml"
@@ -27,12 +27,12 @@ class CalendarPrefs(SharedPreferences):
     path = PREFS
 
 
-def first_run(phone: Phone, act: Activity) -> None:
+def first_run(phone: PhoneContext, act: Activity) -> None:
     fr.ask_once(phone, act, PREFS, ASKED, "Simple Calendar Pro", "send you notifications",
                 POST_NOTIFICATIONS)
 
 
-def past_first_run(phone: Phone) -> None:
+def past_first_run(phone: PhoneContext) -> None:
     """The factory phone: AndroidWorld's set-up granted the calendar its permissions."""
     for perm in PERMISSIONS:
         phone.state.permissions.grant(PKG, perm)

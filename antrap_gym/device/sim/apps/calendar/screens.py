@@ -34,7 +34,7 @@ from antrap_gym.device.sim.toolkit.timepicker import open_clock_picker
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.apps.calendar.store import Event
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.simplemobiletools.calendar.pro"
@@ -43,7 +43,7 @@ VIEWS = (("Day view", "day"), ("Month view", "month"), ("Simple event list", "li
 WEEKDAYS = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
 
 
-def uses_24h(phone: Phone) -> bool:
+def uses_24h(phone: PhoneContext) -> bool:
     """The app's clock follows the system's 12/24-hour choice."""
     return phone.settings.get("system", "time_12_24") == "24"
 
@@ -76,26 +76,26 @@ class MainActivity(FirstRun, CalendarActivity):
         self.from_month = False   # the day view was opened from a month cell
         self.searching = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Simple Calendar Pro"
 
-    def _today(self, phone: Phone) -> dt.date:
+    def _today(self, phone: PhoneContext) -> dt.date:
         return to_dt(phone.now).date()
 
-    def _shown_month(self, phone: Phone) -> tuple[int, int]:
+    def _shown_month(self, phone: PhoneContext) -> tuple[int, int]:
         if self.month == (0, 0):
             t = self._today(phone)
             self.month = (t.year, t.month)
         return self.month
 
-    def _shown_day(self, phone: Phone) -> dt.date:
+    def _shown_day(self, phone: PhoneContext) -> dt.date:
         if self.day == (0, 0, 0):
             t = self._today(phone)
             self.day = (t.year, t.month, t.day)
         return dt.date(*self.day)
 
     # --- building ------------------------------------------------------------------------
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         firstrun.first_run(phone, self)
         db = EventsDatabase.of(phone)
         events = db.cached("all", db.all)  # shared and read-only: the screens only read it
@@ -124,7 +124,7 @@ class MainActivity(FirstRun, CalendarActivity):
               desc=f"Next {what}", icon="chevron", rid=RID + "top_right_arrow",
               on_click=lambda: on_shift(1))
 
-    def _build_month(self, ui: UI, phone: Phone, events: list[Event]) -> None:
+    def _build_month(self, ui: UI, phone: PhoneContext, events: list[Event]) -> None:
         y, m = self._shown_month(phone)
         self._arrows(ui, f"{calendar.month_name[m]} {y}", "month",
                      lambda k: self._shift_month(phone, k))
@@ -152,7 +152,7 @@ class MainActivity(FirstRun, CalendarActivity):
                     ty += line
         ui.set_y(bottom)
 
-    def _build_day(self, ui: UI, phone: Phone, events: list[Event]) -> None:
+    def _build_day(self, ui: UI, phone: PhoneContext, events: list[Event]) -> None:
         d = self._shown_day(phone)
         self._arrows(ui, f"{calendar.month_name[d.month]} {d.day} ({d.strftime('%a')})", "day",
                      lambda k: self._shift_day(phone, k))
@@ -165,7 +165,7 @@ class MainActivity(FirstRun, CalendarActivity):
                 ui.row(e.title, f"{span(e, uses_24h(phone))}  {e.description}".strip(),
                        on_click=lambda i=e.id: phone.start_activity(EventActivity(i)))
 
-    def _build_list(self, ui: UI, phone: Phone, events: list[Event]) -> None:
+    def _build_list(self, ui: UI, phone: PhoneContext, events: list[Event]) -> None:
         y, m = self._shown_month(phone)
         first = dt.date(y, m, 1)
         ny, nm = divmod(y * 12 + m, 12)
@@ -186,7 +186,7 @@ class MainActivity(FirstRun, CalendarActivity):
                     ui.row(e.title, f"{span(e, uses_24h(phone))}  {e.location}".strip(),
                            on_click=lambda i=e.id: phone.start_activity(EventActivity(i)))
 
-    def _build_search(self, ui: UI, phone: Phone, events: list[Event]) -> None:
+    def _build_search(self, ui: UI, phone: PhoneContext, events: list[Event]) -> None:
         ui.toolbar("Search", back=lambda: self._end_search(phone))
         ui.search("search", "Search…", rid=RID + "search_query")
         query = self.fields.get("search", "").strip().casefold()
@@ -204,63 +204,63 @@ class MainActivity(FirstRun, CalendarActivity):
                        on_click=lambda i=e.id: phone.start_activity(EventActivity(i)))
 
     # --- actions --------------------------------------------------------------------------
-    def _shift_month(self, phone: Phone, k: int) -> None:
+    def _shift_month(self, phone: PhoneContext, k: int) -> None:
         y, m = self._shown_month(phone)
         ny, nm = divmod(y * 12 + m - 1 + k, 12)
         self.month = (ny, nm + 1)
         self.scroll.pop("list", None)
         phone.changed()
 
-    def _shift_day(self, phone: Phone, k: int) -> None:
+    def _shift_day(self, phone: PhoneContext, k: int) -> None:
         d = self._shown_day(phone) + dt.timedelta(days=k)
         self.day = (d.year, d.month, d.day)
         self.scroll.pop("day", None)
         phone.changed()
 
-    def _open_day(self, phone: Phone, d: dt.date, from_month: bool) -> None:
+    def _open_day(self, phone: PhoneContext, d: dt.date, from_month: bool) -> None:
         self.view, self.day, self.from_month = "day", (d.year, d.month, d.day), from_month
         self.scroll.pop("day", None)
         phone.changed()
 
-    def _go_today(self, phone: Phone) -> None:
+    def _go_today(self, phone: PhoneContext) -> None:
         t = self._today(phone)
         self.month, self.day = (t.year, t.month), (t.year, t.month, t.day)
         self.scroll.clear()
         phone.changed()
 
-    def _change_view(self, phone: Phone) -> None:
+    def _change_view(self, phone: PhoneContext) -> None:
         keys = [k for _, k in VIEWS]
         phone.open_popup(self, Dialog("Change view", choices=[
             Choice(label, "set_view", (key,)) for label, key in VIEWS],
             checked=keys.index(self.view)))
 
-    def set_view(self, phone: Phone, key: str) -> None:
+    def set_view(self, phone: PhoneContext, key: str) -> None:
         self.view, self.from_month = key, False
         if key == "day":
             self.day = (0, 0, 0)
         phone.changed()
 
-    def _search(self, phone: Phone) -> None:
+    def _search(self, phone: PhoneContext) -> None:
         self.searching = True
         self.set_field("search", "")
         self.focus = "search"
         phone.wm.ime_shown = True
         phone.changed()
 
-    def _end_search(self, phone: Phone) -> None:
+    def _end_search(self, phone: PhoneContext) -> None:
         self.searching = False
         self.focus = None
         phone.wm.ime_shown = False
         phone.changed()
 
-    def _new_event(self, phone: Phone) -> None:
+    def _new_event(self, phone: PhoneContext) -> None:
         d = self._shown_day(phone) if self.view == "day" else None
         phone.start_activity(EventActivity(None, (d.year, d.month, d.day) if d else None))
 
-    def on_text_changed(self, phone: Phone, field: str) -> None:
+    def on_text_changed(self, phone: PhoneContext, field: str) -> None:
         self.scroll.pop("search", None)
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.searching:
             self._end_search(phone)
             return True
@@ -290,24 +290,24 @@ class EventActivity(UnsavedChangesGuard, CalendarActivity):
         #: the form as it was opened (leaving a changed form asks to save first)
         self.opened: tuple = ()
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Edit event" if self.event_id else "New event"
 
     def _form(self) -> tuple:
         return (tuple(self.fields.get(k, "") for k in ("title", "location", "description")),
                 self.start_ts, self.end_ts, self.repeat_interval)
 
-    def dirty(self, phone: Phone) -> bool:
+    def dirty(self, phone: PhoneContext) -> bool:
         """BACK (or Up) on a changed form asks, as the app does, whether to save it first."""
         return self.loaded and self._form() != self.opened
 
-    def save_and_close(self, phone: Phone) -> None:
+    def save_and_close(self, phone: PhoneContext) -> None:
         self._save(phone)
 
-    def _up(self, phone: Phone) -> None:
+    def _up(self, phone: PhoneContext) -> None:
         self.close(phone)
 
-    def _load(self, phone: Phone) -> None:
+    def _load(self, phone: PhoneContext) -> None:
         self.loaded = True
         e = EventsDatabase.of(phone).get(self.event_id) if self.event_id else None
         if e is not None:
@@ -324,7 +324,7 @@ class EventActivity(UnsavedChangesGuard, CalendarActivity):
             self.start_ts, self.end_ts = start, start + 3600
         self.opened = self._form()
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if not self.loaded:
             self._load(phone)
         actions = [BarAction("check", "Save", lambda: self._save(phone), rid=RID + "save")]
@@ -361,12 +361,12 @@ class EventActivity(UnsavedChangesGuard, CalendarActivity):
               on_click=lambda: self._ask_repeat(phone))
 
     # --- pickers' results ----------------------------------------------------------------------
-    def set_date(self, phone: Phone, which: str, year: int, month: int, day: int) -> None:
+    def set_date(self, phone: PhoneContext, which: str, year: int, month: int, day: int) -> None:
         old = self.start_ts if which == "start" else self.end_ts
         new = day_start(dt.date(year, month, day)) + old % 86400
         self._set(which, new)
 
-    def set_time(self, phone: Phone, which: str, hour: int, minute: int) -> None:
+    def set_time(self, phone: PhoneContext, which: str, hour: int, minute: int) -> None:
         old = self.start_ts if which == "start" else self.end_ts
         self._set(which, old - old % 86400 + hour * 3600 + minute * 60)
 
@@ -377,13 +377,13 @@ class EventActivity(UnsavedChangesGuard, CalendarActivity):
         else:
             self.end_ts = ts
 
-    def _ask_repeat(self, phone: Phone) -> None:
+    def _ask_repeat(self, phone: PhoneContext) -> None:
         ivs = [iv for _, iv in REPEATS]
         phone.open_popup(self, Dialog("Repeat", choices=[
             Choice(lbl, "set_repeat", (iv,)) for lbl, iv in REPEATS],
             checked=ivs.index(self.repeat_interval) if self.repeat_interval in ivs else -1))
 
-    def set_repeat(self, phone: Phone, interval: int) -> None:
+    def set_repeat(self, phone: PhoneContext, interval: int) -> None:
         self.repeat_interval = interval
         if interval == 0 or (interval % WEEK != 0 and interval < 28 * 86400):
             self.repeat_rule = 0
@@ -393,7 +393,7 @@ class EventActivity(UnsavedChangesGuard, CalendarActivity):
             self.repeat_rule = 1
 
     # --- save, delete --------------------------------------------------------------------------
-    def _save(self, phone: Phone) -> None:
+    def _save(self, phone: PhoneContext) -> None:
         title = self.fields.get("title", "").strip()
         if not title:
             phone.toast("Title cannot be empty")
@@ -416,26 +416,26 @@ class EventActivity(UnsavedChangesGuard, CalendarActivity):
             phone.toast("Event added successfully")
         phone.finish_activity(self)
 
-    def _ask_delete(self, phone: Phone) -> None:
+    def _ask_delete(self, phone: PhoneContext) -> None:
         phone.open_popup(self, Dialog("Delete event", "Are you sure you want to delete this event?",
                                       buttons=[Choice("Cancel", "noop"),
                                                Choice("Delete", "do_delete", destructive=True)]))
 
-    def do_delete(self, phone: Phone) -> None:
+    def do_delete(self, phone: PhoneContext) -> None:
         if self.event_id:
             EventsDatabase.of(phone).remove(self.event_id)
         phone.toast("Event deleted")
         phone.finish_activity(self)
 
 
-def _by_day(phone: Phone, events: list[Event], first: dt.date, days: int) -> dict:
+def _by_day(phone: PhoneContext, events: list[Event], first: dt.date, days: int) -> dict:
     """`by_day` of every event, remembered until the events table changes (the month grid
     is rebuilt on every step the calendar is on screen)."""
     return EventsDatabase.of(phone).cached(("by_day", first, days),
                                            lambda: by_day(events, first, days))
 
 
-def _month_cells(phone: Phone, events: list[Event], start: dt.date, fits: int) -> list[tuple]:
+def _month_cells(phone: PhoneContext, events: list[Event], start: dt.date, fits: int) -> list[tuple]:
     """The month grid's 42 cells from `start`: (date, label, content-desc, the titles that
     fit), remembered until the events table changes."""
     def cells() -> list[tuple]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PATH = "/data/data/com.simplemobiletools.calendar.pro/databases/events.db"
 
@@ -90,7 +90,7 @@ class EventsDatabase(SqliteStore):
     _fresh: ClassVar[bytes | None] = None
 
     @classmethod
-    def of(cls, phone: Phone) -> EventsDatabase:
+    def of(cls, phone: PhoneContext) -> EventsDatabase:
         return phone.databases[cls.path]  # type: ignore[return-value]
 
     def all(self) -> list[Event]:

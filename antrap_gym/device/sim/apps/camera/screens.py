@@ -20,7 +20,7 @@ from antrap_gym.device.sim.toolkit.permission import PermissionPrompt, answer
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.android.camera2"
@@ -38,7 +38,7 @@ ERROR_TEXT = ("The app does not have critical permissions needed to run. Please 
 PREVIEW_PHASE = 30
 
 
-def captures(phone: Phone) -> list[str]:
+def captures(phone: PhoneContext) -> list[str]:
     """The camera's photos and videos, newest first."""
     fs = phone.fs
     found = []
@@ -64,11 +64,11 @@ class CameraActivity(Activity):
         self.front = False
         self.live = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Camera"
 
     # --- permissions ------------------------------------------------------------------
-    def _ask(self, phone: Phone) -> None:
+    def _ask(self, phone: PhoneContext) -> None:
         """Raise the next permission prompt the camera needs (none while one shows)."""
         if self.popup is not None:
             return
@@ -81,18 +81,18 @@ class CameraActivity(Activity):
             self.popup = PermissionPrompt("Camera", what, perm, "on_permission")  # type: ignore[assignment]
             return
 
-    def on_permission(self, phone: Phone, granted: bool) -> None:
+    def on_permission(self, phone: PhoneContext, granted: bool) -> None:
         missing = [p for p in REQUIRED if not phone.state.permissions.holds(PKG, p)]
         if not granted and missing:
             self.stop_recording(phone)
             phone.open_popup(self, Dialog(ERROR_TITLE, ERROR_TEXT,
                                           buttons=[Choice("Dismiss", "quit")], cancelable=False))
 
-    def quit(self, phone: Phone) -> None:
+    def quit(self, phone: PhoneContext) -> None:
         phone.finish_activity(self)
 
     # --- layout -------------------------------------------------------------------------
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         self._ask(phone)
         if self.review is not None and phone.fs.isfile(self.review):
             self._review(ui, phone)
@@ -141,10 +141,10 @@ class CameraActivity(Activity):
                   desc="Switch to back camera" if self.front else "Switch to front camera",
                   rid=RID + "camera_toggle_button", on_click=lambda: self.flip(phone))
 
-    def _thumbnail(self, phone: Phone, path: str) -> bytes:
+    def _thumbnail(self, phone: PhoneContext, path: str) -> bytes:
         return phone.fs.read(path) if path.endswith(".jpg") else media.preview(PREVIEW_PHASE)
 
-    def _review(self, ui: UI, phone: Phone) -> None:
+    def _review(self, ui: UI, phone: PhoneContext) -> None:
         path = self.review or ""
         name = posixpath.basename(path)
         ui.toolbar(name, back=lambda: self.close_review(phone), rid=RID + "filmstrip_bottom_panel",
@@ -159,18 +159,18 @@ class CameraActivity(Activity):
         pic.on_swipe = lambda direction: self.page(phone, direction)
 
     # --- actions ------------------------------------------------------------------------
-    def set_mode(self, phone: Phone, mode: str) -> None:
+    def set_mode(self, phone: PhoneContext, mode: str) -> None:
         if self.recording_since is None:
             self.mode = mode
 
-    def flip(self, phone: Phone) -> None:
+    def flip(self, phone: PhoneContext) -> None:
         self.front = not self.front
 
-    def _ready(self, phone: Phone) -> bool:
+    def _ready(self, phone: PhoneContext) -> bool:
         perms = phone.state.permissions
         return all(perms.holds(PKG, p) for p in REQUIRED)
 
-    def shutter(self, phone: Phone) -> None:
+    def shutter(self, phone: PhoneContext) -> None:
         if not self._ready(phone):
             return
         if self.mode == PHOTO:
@@ -180,7 +180,7 @@ class CameraActivity(Activity):
         else:
             self.stop_recording(phone)
 
-    def stop_recording(self, phone: Phone) -> None:
+    def stop_recording(self, phone: PhoneContext) -> None:
         if self.recording_since is None:
             return
         data = media.video(self.recording_since, phone.clock_ms, phone.now)
@@ -188,19 +188,19 @@ class CameraActivity(Activity):
         self.recording_since = None
         self.live = False
 
-    def on_pause(self, phone: Phone) -> None:
+    def on_pause(self, phone: PhoneContext) -> None:
         self.stop_recording(phone)  # leaving the camera ends a recording, which is kept
 
-    def on_finish(self, phone: Phone) -> None:
+    def on_finish(self, phone: PhoneContext) -> None:
         self.stop_recording(phone)
 
-    def open_review(self, phone: Phone, path: str) -> None:
+    def open_review(self, phone: PhoneContext, path: str) -> None:
         self.review = path
 
-    def close_review(self, phone: Phone) -> None:
+    def close_review(self, phone: PhoneContext) -> None:
         self.review = None
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.review is not None:
             self.review = None
             return True
@@ -210,7 +210,7 @@ class CameraActivity(Activity):
             return True
         return False
 
-    def page(self, phone: Phone, direction: str) -> bool:
+    def page(self, phone: PhoneContext, direction: str) -> bool:
         shots = captures(phone)
         if self.review not in shots:
             return False
@@ -220,7 +220,7 @@ class CameraActivity(Activity):
         self.review = shots[i]
         return True
 
-    def delete(self, phone: Phone) -> None:
+    def delete(self, phone: PhoneContext) -> None:
         shots = captures(phone)
         path = self.review
         if path is None or path not in shots:

@@ -25,7 +25,7 @@ from antrap_gym.device.sim.web import present
 from antrap_gym.device.sim.web.page import DPR
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.android.chrome"
@@ -42,7 +42,7 @@ class ChromePrefs(SharedPreferences):
     path = f"/data/data/{PKG}/shared_prefs/{PKG}_preferences.xml"
 
 
-def prefs(phone: Phone) -> SharedPreferences:
+def prefs(phone: PhoneContext) -> SharedPreferences:
     store = phone.databases[ChromePrefs.path]
     assert isinstance(store, SharedPreferences)
     return store
@@ -73,7 +73,7 @@ class ChromeTabbedActivity(Activity):
     def component(self) -> str:
         return f"{PKG}/{FIRST_RUN if self.first_run else TABBED}"
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         e = self.entry
         return e.title if e is not None else "Chrome"
 
@@ -87,7 +87,7 @@ class ChromeTabbedActivity(Activity):
         t = self.tab
         return t.entry if t is not None else None
 
-    def _first_run_step(self, phone: Phone) -> str:
+    def _first_run_step(self, phone: PhoneContext) -> str:
         p = prefs(phone)
         if not p.get_bool("first_run_flow", False):
             return "welcome"
@@ -99,7 +99,7 @@ class ChromeTabbedActivity(Activity):
         self.serial += 1
         return self.serial
 
-    def open_url(self, phone: Phone, url: str, new_tab: bool = False) -> None:
+    def open_url(self, phone: PhoneContext, url: str, new_tab: bool = False) -> None:
         """Load `url` in the current tab (a new one when asked or when there is none)."""
         url = url.strip()
         if not url:
@@ -115,7 +115,7 @@ class ChromeTabbedActivity(Activity):
         self.mode = "page"
         phone.changed()
 
-    def on_intent(self, phone: Phone, intent: Intent) -> None:
+    def on_intent(self, phone: PhoneContext, intent: Intent) -> None:
         if not intent.data:
             return
         if self._first_run_step(phone):
@@ -124,7 +124,7 @@ class ChromeTabbedActivity(Activity):
             self.open_url(phone, intent.data, new_tab=True)
 
     # --- building --------------------------------------------------------------------------
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         self._frame = None
         step = self._first_run_step(phone)
         self.first_run = bool(step)
@@ -155,7 +155,7 @@ class ChromeTabbedActivity(Activity):
         elif e.page is not None:
             self._build_page(ui, phone, e, rect)
 
-    def _build_toolbar(self, ui: UI, phone: Phone) -> None:
+    def _build_toolbar(self, ui: UI, phone: PhoneContext) -> None:
         h = ui.dp(56)
         r = (ui.rect[0], ui.y, ui.rect[2], ui.y + h)
         ui.set_y(r[3])
@@ -197,7 +197,7 @@ class ChromeTabbedActivity(Activity):
         v.field = OMNIBOX
         v.value = (False, None)
 
-    def _build_page(self, ui: UI, phone: Phone, e: tb.Entry, rect) -> None:
+    def _build_page(self, ui: UI, phone: PhoneContext, e: tb.Entry, rect) -> None:
         page = e.page
         assert page is not None
         prefix = f"{e.serial}:"
@@ -236,7 +236,7 @@ class ChromeTabbedActivity(Activity):
                     self.cursors[key] = min(self.cursors.get(key, len(js)), len(js))
             stack.extend(k for k in b.kids if not hasattr(k, "lines"))
 
-    def _build_ntp(self, ui: UI, phone: Phone) -> None:
+    def _build_ntp(self, ui: UI, phone: PhoneContext) -> None:
         ui.spacer(96)
         ui.text("Google", style="title", pad=16)
         r = ui._take(ui.dp(56))
@@ -244,7 +244,7 @@ class ChromeTabbedActivity(Activity):
         self._omnibox_view(ui.mk("edit", box, text=None, hint="Search or type URL",
                                  rid=RID + "search_box_text", style="search"))
 
-    def _build_error(self, ui: UI, phone: Phone, e: tb.Entry) -> None:
+    def _build_error(self, ui: UI, phone: PhoneContext, e: tb.Entry) -> None:
         ui.spacer(48)
         if e.error == "unreachable":
             host = urlsplit(e.url).hostname or e.url
@@ -257,7 +257,7 @@ class ChromeTabbedActivity(Activity):
             ui.text("ERR_FILE_NOT_FOUND", style="small")
         ui.button("Reload", lambda: self.reload(phone))
 
-    def _build_switcher(self, ui: UI, phone: Phone) -> None:
+    def _build_switcher(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(f"{len(self.tabs)} tab" + ("s" if len(self.tabs) != 1 else ""),
                    back=lambda: self._close_switcher(phone),
                    actions=[("add", "New tab", lambda: self.new_tab(phone))])
@@ -282,7 +282,7 @@ class ChromeTabbedActivity(Activity):
                       icon="close", desc=f"Close {title} tab", rid=RID + "action_button",
                       on_click=lambda i=i: self.close_tab(phone, i))
 
-    def _build_first_run(self, ui: UI, phone: Phone, step: str) -> None:
+    def _build_first_run(self, ui: UI, phone: PhoneContext, step: str) -> None:
         ui.spacer(72)
         if step == "welcome":
             ui.text("Welcome to Chrome", style="title", rid=RID + "title")
@@ -300,11 +300,11 @@ class ChromeTabbedActivity(Activity):
                            ("Yes, I\u2019m in", lambda: self.fre_sync(phone), "filled")])
 
     # --- first run ----------------------------------------------------------------------------
-    def fre_welcome(self, phone: Phone) -> None:
+    def fre_welcome(self, phone: PhoneContext) -> None:
         prefs(phone).put("first_run_flow", True)
         phone.changed()
 
-    def fre_sync(self, phone: Phone) -> None:
+    def fre_sync(self, phone: PhoneContext) -> None:
         prefs(phone).put("first_run_sync", True)
         for url in self.pending:
             self.open_url(phone, url, new_tab=True)
@@ -316,7 +316,7 @@ class ChromeTabbedActivity(Activity):
                 Choice("Don\u2019t allow", "notifications", (False,))], cancelable=False))
         phone.changed()
 
-    def notifications(self, phone: Phone, allow: bool) -> None:
+    def notifications(self, phone: PhoneContext, allow: bool) -> None:
         p = prefs(phone)
         p.put("notification_permission_asked", True)
         p.put("notifications_allowed", bool(allow))
@@ -325,7 +325,7 @@ class ChromeTabbedActivity(Activity):
         phone.changed()
 
     # --- toolbar actions ------------------------------------------------------------------------
-    def _edit_omnibox(self, phone: Phone) -> None:
+    def _edit_omnibox(self, phone: PhoneContext) -> None:
         if self.focus != OMNIBOX:
             self._leave_page_focus(phone)
         e = self.entry
@@ -335,7 +335,7 @@ class ChromeTabbedActivity(Activity):
         self.selection_all = bool(self.fields[OMNIBOX])
         phone.wm.ime_shown = True
 
-    def _open_menu(self, phone: Phone, anchor: tuple[int, int]) -> None:
+    def _open_menu(self, phone: PhoneContext, anchor: tuple[int, int]) -> None:
         items = [Choice("New tab", "new_tab")]
         t = self.tab
         if t is not None and t.index + 1 < len(t.entries):
@@ -346,24 +346,24 @@ class ChromeTabbedActivity(Activity):
         items.append(Choice("Close all tabs", "close_all"))
         phone.open_popup(self, Menu(items, anchor))
 
-    def _show_switcher(self, phone: Phone) -> None:
+    def _show_switcher(self, phone: PhoneContext) -> None:
         self._leave_page_focus(phone)
         self.mode = "switcher"
         phone.changed()
 
-    def _close_switcher(self, phone: Phone) -> None:
+    def _close_switcher(self, phone: PhoneContext) -> None:
         self.mode = "page"
         phone.changed()
 
-    def _switch_to(self, phone: Phone, i: int) -> None:
+    def _switch_to(self, phone: PhoneContext, i: int) -> None:
         self.current = i
         self.mode = "page"
         phone.changed()
 
-    def new_tab(self, phone: Phone) -> None:
+    def new_tab(self, phone: PhoneContext) -> None:
         self.open_url(phone, tb.NTP, new_tab=True)
 
-    def close_tab(self, phone: Phone, i: int) -> None:
+    def close_tab(self, phone: PhoneContext, i: int) -> None:
         if 0 <= i < len(self.tabs):
             del self.tabs[i]
             if self.current >= len(self.tabs) or self.current > i:
@@ -372,19 +372,19 @@ class ChromeTabbedActivity(Activity):
             self.mode = "page"
         phone.changed()
 
-    def close_all(self, phone: Phone) -> None:
+    def close_all(self, phone: PhoneContext) -> None:
         self.tabs.clear()
         self.current = -1
         self.mode = "page"
         phone.changed()
 
-    def forward(self, phone: Phone) -> None:
+    def forward(self, phone: PhoneContext) -> None:
         t = self.tab
         if t is not None and t.index + 1 < len(t.entries):
             t.index += 1
             phone.changed()
 
-    def reload(self, phone: Phone) -> None:
+    def reload(self, phone: PhoneContext) -> None:
         t, e = self.tab, self.entry
         if t is None or e is None:
             return
@@ -392,7 +392,7 @@ class ChromeTabbedActivity(Activity):
         phone.changed()
 
     # --- keys -----------------------------------------------------------------------------------
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         if field == OMNIBOX:
             url = tb.normalize_url(self.fields.get(OMNIBOX, ""))
             self.set_field(OMNIBOX, "")
@@ -408,7 +408,7 @@ class ChromeTabbedActivity(Activity):
             page.act("key", nid, "Enter")
             self._after_action(phone, page)
 
-    def on_text_changed(self, phone: Phone, field: str) -> None:
+    def on_text_changed(self, phone: PhoneContext, field: str) -> None:
         if field == OMNIBOX:
             self.mode = "omnibox" if self.mode == "page" else self.mode
             return
@@ -417,7 +417,7 @@ class ChromeTabbedActivity(Activity):
             page.act("input", nid, self.fields.get(field, ""))
             phone.changed()
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.mode in ("omnibox", "switcher"):
             self.mode = "page"
             self.focus = None
@@ -437,7 +437,7 @@ class ChromeTabbedActivity(Activity):
             return None, 0
         return e.page, int(field.split(":", 1)[1])
 
-    def _leave_page_focus(self, phone: Phone) -> None:
+    def _leave_page_focus(self, phone: PhoneContext) -> None:
         """A text field of the page loses focus: its change event, the keyboard down."""
         page, nid = self._web_field(self.focus)
         if page is not None:
@@ -445,7 +445,7 @@ class ChromeTabbedActivity(Activity):
             self.focus = None
             phone.wm.ime_shown = False
 
-    def _after_action(self, phone: Phone, page) -> None:
+    def _after_action(self, phone: PhoneContext, page) -> None:
         """Focus follows the page: a text field a script or a label focused takes the
         keyboard; anything else focused takes it away."""
         e = self.entry
@@ -464,7 +464,7 @@ class ChromeTabbedActivity(Activity):
             phone.wm.ime_shown = False
         phone.changed()
 
-    def web_select(self, phone: Phone, serial: int, nid: int, index: int) -> None:
+    def web_select(self, phone: PhoneContext, serial: int, nid: int, index: int) -> None:
         e = self.entry
         if e is not None and e.serial == serial and e.page is not None:
             e.page.act("select", nid, int(index))
@@ -488,7 +488,7 @@ def _is_text_field(layout, nid: int) -> bool:
 class _Host:
     """The page's callbacks into the tab (present.Host)."""
 
-    def __init__(self, act: ChromeTabbedActivity, phone: Phone, entry: tb.Entry) -> None:
+    def __init__(self, act: ChromeTabbedActivity, phone: PhoneContext, entry: tb.Entry) -> None:
         self.act, self.phone, self.entry = act, phone, entry
 
     def _page(self):

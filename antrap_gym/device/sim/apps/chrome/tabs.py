@@ -20,7 +20,7 @@ from antrap_gym.device.sim.storage.files import FsError
 from antrap_gym.device.sim.web.page import Page
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 NTP = "chrome-native://newtab/"
 #: pages bigger than this are not loaded (Chrome would; the phone's engine is small)
@@ -84,7 +84,7 @@ def normalize_url(typed: str) -> str:
     return "https://www.google.com/search?q=" + quote_plus(s)
 
 
-def load(phone: Phone, url: str, serial: int) -> Entry:
+def load(phone: PhoneContext, url: str, serial: int) -> Entry:
     """An entry for `url`, its page loaded lazily by the engine."""
     if url == NTP:
         return Entry(url, serial)

@@ -27,7 +27,7 @@ from antrap_gym.device.sim.toolkit.pickers import open_time_picker
 from antrap_gym.device.sim.toolkit.popups import Choice, Menu
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
     from antrap_gym.device.sim.toolkit.views import Rect
 
@@ -81,25 +81,25 @@ class DeskClock(Activity):
         #: a running stopwatch or timer changes what this screen shows as time goes by
         self.live = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Clock"
 
     # the timer keypad's entry outlives the activity (leaving the app keeps it), as the tab
-    def digits_of(self, phone: Phone) -> str:
+    def digits_of(self, phone: PhoneContext) -> str:
         return store.prefs(phone).get_string("timer_setup_digits", "")
 
-    def set_digits(self, phone: Phone, digits: str) -> None:
+    def set_digits(self, phone: PhoneContext, digits: str) -> None:
         store.prefs(phone).put("timer_setup_digits", digits)
 
-    def tab(self, phone: Phone) -> int:
+    def tab(self, phone: PhoneContext) -> int:
         t = store.prefs(phone).values.get("selected_tab", ALARM)
         return t if isinstance(t, int) and 0 <= t < len(TABS) else ALARM
 
-    def select(self, phone: Phone, index: int) -> None:
+    def select(self, phone: PhoneContext, index: int) -> None:
         store.prefs(phone).put("selected_tab", index)
 
     # --- layout ---------------------------------------------------------------------
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         tab = self.tab(phone)
         self.live = False
         nav_h = ui.dp(80)
@@ -113,7 +113,7 @@ class DeskClock(Activity):
          BEDTIME: self._bedtime}[tab](ui, phone)
         self._nav(ui, phone, (x0, y1 - nav_h, x1, y1), tab)
 
-    def _nav(self, ui: UI, phone: Phone, r: Rect, selected: int) -> None:
+    def _nav(self, ui: UI, phone: PhoneContext, r: Rect, selected: int) -> None:
         bar = ui.mk("linear", r, rid=RID + "bottom_navigation")
         w = (r[2] - r[0]) // len(TABS)
         for i, label in enumerate(TABS):
@@ -133,7 +133,7 @@ class DeskClock(Activity):
               style="ad_title", rid=rid)
 
     # --- Alarm ------------------------------------------------------------------------
-    def _alarms(self, ui: UI, phone: Phone) -> None:
+    def _alarms(self, ui: UI, phone: PhoneContext) -> None:
         alarms = AlarmsDb.of(phone).all()
         with ui.scroll("alarms", rid=RID + "alarm_recycler_view"):
             for a in alarms:
@@ -150,22 +150,22 @@ class DeskClock(Activity):
         ui.fab("add", "Add alarm", lambda: open_time_picker(phone, self, 7, 0, "new_alarm"),
                rid=RID + "fab")
 
-    def new_alarm(self, phone: Phone, hour: int, minute: int) -> None:
+    def new_alarm(self, phone: PhoneContext, hour: int, minute: int) -> None:
         AlarmsDb.of(phone).add(hour, minute)
         phone.toast(f"Alarm set for {store.Alarm(0, hour, minute, 0, True, '').time}")
 
-    def alarm_time(self, phone: Phone, alarm_id: int, hour: int, minute: int) -> None:
+    def alarm_time(self, phone: PhoneContext, alarm_id: int, hour: int, minute: int) -> None:
         AlarmsDb.of(phone).set_time(alarm_id, hour, minute)
 
-    def enable(self, phone: Phone, alarm_id: int, on: bool) -> None:
+    def enable(self, phone: PhoneContext, alarm_id: int, on: bool) -> None:
         AlarmsDb.of(phone).set_enabled(alarm_id, on)
 
-    def delete_alarm(self, phone: Phone, alarm_id: int) -> None:
+    def delete_alarm(self, phone: PhoneContext, alarm_id: int) -> None:
         AlarmsDb.of(phone).remove(alarm_id)
         phone.toast("Alarm deleted")
 
     # --- Clock --------------------------------------------------------------------------
-    def _clock(self, ui: UI, phone: Phone) -> None:
+    def _clock(self, ui: UI, phone: PhoneContext) -> None:
         t = _time.gmtime(phone.now)
         h = t.tm_hour % 12 or 12
         ui.spacer(48)
@@ -175,13 +175,13 @@ class DeskClock(Activity):
         ui.fab("public", "Cities", lambda: phone.toast("No cities selected"), rid=RID + "fab")
 
     # --- Timer --------------------------------------------------------------------------
-    def _timer(self, ui: UI, phone: Phone) -> None:
+    def _timer(self, ui: UI, phone: PhoneContext) -> None:
         if store.timer_state(phone) == store.T_NONE or self.adding_timer:
             self._timer_setup(ui, phone)
         else:
             self._timer_running(ui, phone)
 
-    def _timer_setup(self, ui: UI, phone: Phone) -> None:
+    def _timer_setup(self, ui: UI, phone: PhoneContext) -> None:
         ui.spacer(24)
         digits = self.digits_of(phone)
         self._big(ui, timer_text(digits), RID + "timer_setup_time", timer_desc(digits))
@@ -209,7 +209,7 @@ class DeskClock(Activity):
         if store.timer_state(phone) != store.T_NONE:
             ui.button("Cancel", lambda: self.cancel_add(phone), style="text", rid=RID + "cancel")
 
-    def type_digits(self, phone: Phone, key: str) -> None:
+    def type_digits(self, phone: PhoneContext, key: str) -> None:
         digits = self.digits_of(phone)
         for ch in key:
             if not digits and ch == "0":
@@ -218,24 +218,24 @@ class DeskClock(Activity):
                 digits += ch
         self.set_digits(phone, digits)
 
-    def delete_digit(self, phone: Phone) -> None:
+    def delete_digit(self, phone: PhoneContext) -> None:
         self.set_digits(phone, self.digits_of(phone)[:-1])
 
-    def clear_digits(self, phone: Phone) -> None:
+    def clear_digits(self, phone: PhoneContext) -> None:
         self.set_digits(phone, "")
 
-    def start_timer(self, phone: Phone) -> None:
+    def start_timer(self, phone: PhoneContext) -> None:
         digits = self.digits_of(phone)
         if digits:
             store.timer_start(phone, digits_ms(digits))
             self.set_digits(phone, "")
             self.adding_timer = False
 
-    def cancel_add(self, phone: Phone) -> None:
+    def cancel_add(self, phone: PhoneContext) -> None:
         self.adding_timer = False
         self.set_digits(phone, "")
 
-    def _timer_running(self, ui: UI, phone: Phone) -> None:
+    def _timer_running(self, ui: UI, phone: PhoneContext) -> None:
         state = store.timer_state(phone)
         left = store.timer_remaining_ms(phone)
         self.live = state == store.T_RUNNING and left > 0
@@ -260,16 +260,16 @@ class DeskClock(Activity):
         else:
             ui.fab("play", "Start", lambda: store.timer_start(phone), rid=RID + "fab")
 
-    def delete_timer(self, phone: Phone) -> None:
+    def delete_timer(self, phone: PhoneContext) -> None:
         store.timer_delete(phone)
         self.adding_timer = False
 
-    def add_timer(self, phone: Phone) -> None:
+    def add_timer(self, phone: PhoneContext) -> None:
         self.adding_timer = True
         self.set_digits(phone, "")
 
     # --- Stopwatch ------------------------------------------------------------------------
-    def _stopwatch(self, ui: UI, phone: Phone) -> None:
+    def _stopwatch(self, ui: UI, phone: PhoneContext) -> None:
         state = store.stopwatch_state(phone)
         self.live = state == store.SW_RUNNING
         ui.spacer(48)
@@ -305,7 +305,7 @@ class DeskClock(Activity):
                   on_click=lambda: phone.toast("Share"))
 
     # --- Bedtime --------------------------------------------------------------------------
-    def _bedtime(self, ui: UI, phone: Phone) -> None:
+    def _bedtime(self, ui: UI, phone: PhoneContext) -> None:
         ui.spacer(48)
         ui.text("Bedtime", style="title", rid=RID + "bedtime_title")
         ui.text("Set a regular bedtime and wake-up time to help you get consistent sleep.",

@@ -16,7 +16,7 @@ from antrap_gym.device.sim.storage.prefs import SharedPreferences
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "com.google.android.deskclock"
 DB_PATH = f"/data/data/{PKG}/databases/alarms.db"
@@ -71,7 +71,7 @@ INSERT INTO alarm_templates (hour, minutes, daysofweek, enabled, vibrate, label,
 """
 
     @classmethod
-    def of(cls, phone: Phone) -> AlarmsDb:
+    def of(cls, phone: PhoneContext) -> AlarmsDb:
         return phone.databases[DB_PATH]  # type: ignore[return-value]
 
     def all(self) -> list[Alarm]:
@@ -104,7 +104,7 @@ class ClockPrefs(SharedPreferences):
     path = f"/data/data/{PKG}/shared_prefs/{PKG}_preferences.xml"
 
 
-def prefs(phone: Phone) -> SharedPreferences:
+def prefs(phone: PhoneContext) -> SharedPreferences:
     return phone.databases[ClockPrefs.path]  # type: ignore[return-value]
 
 
@@ -118,11 +118,11 @@ def _int(p: SharedPreferences, key: str) -> int:
 SW_RESET, SW_RUNNING, SW_PAUSED = "reset", "running", "paused"
 
 
-def stopwatch_state(phone: Phone) -> str:
+def stopwatch_state(phone: PhoneContext) -> str:
     return prefs(phone).get_string("sw_state", SW_RESET)
 
 
-def stopwatch_ms(phone: Phone) -> int:
+def stopwatch_ms(phone: PhoneContext) -> int:
     """The time on the stopwatch now."""
     p = prefs(phone)
     total = _int(p, "sw_accum_ms")
@@ -131,34 +131,34 @@ def stopwatch_ms(phone: Phone) -> int:
     return max(0, total)
 
 
-def laps(phone: Phone) -> list[int]:
+def laps(phone: PhoneContext) -> list[int]:
     """Each lap's total time when it was taken, oldest first."""
     raw = prefs(phone).get_string("sw_laps", "")
     return [int(x) for x in raw.split(",") if x.isdigit()]
 
 
-def stopwatch_start(phone: Phone) -> None:
+def stopwatch_start(phone: PhoneContext) -> None:
     p = prefs(phone)
     if stopwatch_state(phone) != SW_RUNNING:
         p.put("sw_start_ms", phone.clock_ms)
         p.put("sw_state", SW_RUNNING)
 
 
-def stopwatch_pause(phone: Phone) -> None:
+def stopwatch_pause(phone: PhoneContext) -> None:
     p = prefs(phone)
     if stopwatch_state(phone) == SW_RUNNING:
         p.put("sw_accum_ms", stopwatch_ms(phone))
         p.put("sw_state", SW_PAUSED)
 
 
-def stopwatch_reset(phone: Phone) -> None:
+def stopwatch_reset(phone: PhoneContext) -> None:
     p = prefs(phone)
     for key, value in (("sw_state", SW_RESET), ("sw_accum_ms", 0), ("sw_start_ms", 0),
                        ("sw_laps", "")):
         p.put(key, value)
 
 
-def stopwatch_lap(phone: Phone) -> None:
+def stopwatch_lap(phone: PhoneContext) -> None:
     if stopwatch_state(phone) == SW_RUNNING:
         prefs(phone).put("sw_laps", ",".join(str(x) for x in [*laps(phone), stopwatch_ms(phone)]))
 
@@ -168,11 +168,11 @@ def stopwatch_lap(phone: Phone) -> None:
 T_NONE, T_RUNNING, T_PAUSED = "none", "running", "paused"
 
 
-def timer_state(phone: Phone) -> str:
+def timer_state(phone: PhoneContext) -> str:
     return prefs(phone).get_string("timer_state", T_NONE)
 
 
-def timer_remaining_ms(phone: Phone) -> int:
+def timer_remaining_ms(phone: PhoneContext) -> int:
     """What is left of the timer (0 once it has gone off)."""
     p = prefs(phone)
     state = timer_state(phone)
@@ -181,11 +181,11 @@ def timer_remaining_ms(phone: Phone) -> int:
     return _int(p, "timer_remaining_ms") if state == T_PAUSED else 0
 
 
-def timer_length_ms(phone: Phone) -> int:
+def timer_length_ms(phone: PhoneContext) -> int:
     return _int(prefs(phone), "timer_length_ms")
 
 
-def timer_start(phone: Phone, length_ms: int | None = None) -> None:
+def timer_start(phone: PhoneContext, length_ms: int | None = None) -> None:
     """Start a new timer of `length_ms`, or resume the paused one."""
     p = prefs(phone)
     if length_ms is not None:
@@ -197,14 +197,14 @@ def timer_start(phone: Phone, length_ms: int | None = None) -> None:
     p.put("timer_state", T_RUNNING)
 
 
-def timer_pause(phone: Phone) -> None:
+def timer_pause(phone: PhoneContext) -> None:
     p = prefs(phone)
     if timer_state(phone) == T_RUNNING:
         p.put("timer_remaining_ms", timer_remaining_ms(phone))
         p.put("timer_state", T_PAUSED)
 
 
-def timer_add_minute(phone: Phone) -> None:
+def timer_add_minute(phone: PhoneContext) -> None:
     p = prefs(phone)
     state = timer_state(phone)
     if state == T_RUNNING:
@@ -213,7 +213,7 @@ def timer_add_minute(phone: Phone) -> None:
         p.put("timer_remaining_ms", _int(p, "timer_remaining_ms") + 60_000)
 
 
-def timer_delete(phone: Phone) -> None:
+def timer_delete(phone: PhoneContext) -> None:
     p = prefs(phone)
     for key, value in (("timer_state", T_NONE), ("timer_end_ms", 0), ("timer_remaining_ms", 0),
                        ("timer_length_ms", 0)):

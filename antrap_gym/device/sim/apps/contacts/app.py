@@ -16,7 +16,7 @@ from antrap_gym.device.sim.apps.contacts.screens import (
 from antrap_gym.device.sim.storage.permissions import POST_NOTIFICATIONS
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class Contacts(App):
@@ -33,5 +33,5 @@ class Contacts(App):
     permissions = (POST_NOTIFICATIONS,)
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         past_first_run(phone)

@@ -12,7 +12,7 @@ from antrap_gym.device.sim.toolkit import firstrun as fr
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.google.android.contacts"
@@ -25,7 +25,7 @@ class ContactsPrefs(SharedPreferences):
     path = PREFS
 
 
-def first_run(ui: UI, phone: Phone, act: Activity) -> bool:
+def first_run(ui: UI, phone: PhoneContext, act: Activity) -> bool:
     """Show what the first run has left (the backup page, which fills the window: True;
     the notifications prompt, over the list: False)."""
     if not fr.done(phone, PREFS, ONBOARDED):
@@ -35,11 +35,11 @@ def first_run(ui: UI, phone: Phone, act: Activity) -> bool:
     return False
 
 
-def _skip(phone: Phone) -> None:
+def _skip(phone: PhoneContext) -> None:
     fr.mark(phone, PREFS, ONBOARDED)
     phone.changed()
 
 
-def past_first_run(phone: Phone) -> None:
+def past_first_run(phone: PhoneContext) -> None:
     """The factory phone: past the first run as AndroidWorld's set-up leaves it."""
     fr.mark(phone, PREFS, ONBOARDED, ASKED)

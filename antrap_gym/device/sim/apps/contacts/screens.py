@@ -23,7 +23,7 @@ from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 from antrap_gym.device.sim.toolkit.record import RecordDetail
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.google.android.contacts"
@@ -92,7 +92,7 @@ def matches_query(c: Contact, query: str) -> bool:
     return bool(PHONE_QUERY.fullmatch(q)) and len(qd) >= 3 and qd in digits(c.phone)
 
 
-def book(phone: Phone) -> ContactsProvider:
+def book(phone: PhoneContext) -> ContactsProvider:
     """The address book the screens show and edit."""
     return ContactsProvider.of(phone)
 
@@ -107,26 +107,26 @@ class ContactsActivity(Activity):
 
     package = PKG
 
-    def star(self, phone: Phone, contact_id: int, on: bool) -> None:
+    def star(self, phone: PhoneContext, contact_id: int, on: bool) -> None:
         book(phone).set_starred(contact_id, on)
         c = book(phone).get(contact_id)
         if c is not None:
             phone.toast(f"{c.name} {'added to' if on else 'removed from'} favourites")
 
-    def ask_delete(self, phone: Phone, contact_id: int) -> None:
+    def ask_delete(self, phone: PhoneContext, contact_id: int) -> None:
         phone.open_popup(self, Dialog(DELETE_TITLE, DELETE_MESSAGE, buttons=[
             Choice("Cancel", "noop"), Choice("Delete", "do_delete", (contact_id,), destructive=True)]))
 
-    def do_delete(self, phone: Phone, contact_id: int) -> None:
+    def do_delete(self, phone: PhoneContext, contact_id: int) -> None:
         c = book(phone).get(contact_id)
         book(phone).remove(contact_id)
         if c is not None:
             phone.toast(f"{c.name or 'Contact'} deleted")
 
-    def edit(self, phone: Phone, contact_id: int) -> None:
+    def edit(self, phone: PhoneContext, contact_id: int) -> None:
         phone.start_activity(ContactEditorActivity.editing(phone, contact_id))
 
-    def no_app(self, phone: Phone) -> None:
+    def no_app(self, phone: PhoneContext) -> None:
         phone.toast(NO_APP)
 
 
@@ -143,16 +143,16 @@ class PeopleActivity(FirstRun, ContactsActivity):
         super().__init__()
         self.chip = 0
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Contacts"
 
-    def visible(self, phone: Phone) -> list[Contact]:
+    def visible(self, phone: PhoneContext) -> list[Contact]:
         _, kind, arg = FILTERS[self.chip]
         query = self.fields.get("search", "")
         return [c for c in book(phone).all()
                 if matches_filter(c, kind, arg) and matches_query(c, query)]
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if first_run(ui, phone, self):
             return
         ui.spacer(8)
@@ -194,21 +194,21 @@ class PeopleActivity(FirstRun, ContactsActivity):
         self.chip = i
         self.scroll["list"] = 0
 
-    def context_menu(self, phone: Phone, c: Contact, anchor: tuple[int, int]) -> None:
+    def context_menu(self, phone: PhoneContext, c: Contact, anchor: tuple[int, int]) -> None:
         fav = (Choice("Remove from favourites", "star", (c.id, False)) if c.starred
                else Choice("Add to favourites", "star", (c.id, True)))
         phone.open_popup(self, Menu([fav, Choice("Edit", "edit", (c.id,)),
                                      Choice("Delete", "ask_delete", (c.id,))],
                                     anchor, title=c.name))
 
-    def on_text_changed(self, phone: Phone, field: str) -> None:
+    def on_text_changed(self, phone: PhoneContext, field: str) -> None:
         if field == "search":
             self.scroll["list"] = 0
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         self.focus = None  # the search action hides the keyboard
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.fields.get("search"):
             self.set_field("search", "")
             self.focus = None
@@ -226,13 +226,13 @@ class QuickContactActivity(RecordDetail, ContactsActivity):
     name = "com.google.android.apps.contacts.quickcontact.QuickContactActivity"
     record_noun, untitled, toolbar_rid = "contact", "Contact", RID + "toolbar"
 
-    def record(self, phone: Phone) -> Contact | None:
+    def record(self, phone: PhoneContext) -> Contact | None:
         return book(phone).get(self.record_id)
 
     def record_title(self, record: Contact) -> str:
         return record.name
 
-    def build_record(self, ui: UI, phone: Phone, c: Contact) -> None:
+    def build_record(self, ui: UI, phone: PhoneContext, c: Contact) -> None:
         desc = "Remove from favourites" if c.starred else "Add to favourites"
         ui.toolbar("", back=True, rid=RID + "toolbar", actions=[
             BarAction("star" if c.starred else "star_border", desc,
@@ -270,7 +270,7 @@ class QuickContactActivity(RecordDetail, ContactsActivity):
             if c.starred:
                 ui.text("In favourites", style="caption")
 
-    def do_delete(self, phone: Phone, contact_id: int) -> None:
+    def do_delete(self, phone: PhoneContext, contact_id: int) -> None:
         super().do_delete(phone, contact_id)
         phone.finish_activity(self)
 
@@ -289,7 +289,7 @@ class ContactEditorActivity(NextFieldOnEnter, UnsavedChangesGuard, ContactsActiv
         self.contact_id = contact_id
 
     @classmethod
-    def editing(cls, phone: Phone, contact_id: int) -> ContactEditorActivity:
+    def editing(cls, phone: PhoneContext, contact_id: int) -> ContactEditorActivity:
         """An editor filled with the contact's current values."""
         act = cls(contact_id)
         for key, value in cls.stored_values(phone, contact_id).items():
@@ -297,7 +297,7 @@ class ContactEditorActivity(NextFieldOnEnter, UnsavedChangesGuard, ContactsActiv
         return act
 
     @staticmethod
-    def stored_values(phone: Phone, contact_id: int | None) -> dict[str, str]:
+    def stored_values(phone: PhoneContext, contact_id: int | None) -> dict[str, str]:
         c = book(phone).get(contact_id) if contact_id is not None else None
         if c is None:
             return {**{k: "" for k, _ in EDITOR_FIELDS}, "phone_label": "Mobile"}
@@ -305,10 +305,10 @@ class ContactEditorActivity(NextFieldOnEnter, UnsavedChangesGuard, ContactsActiv
         return {"first_name": first, "last_name": last, "phone": c.phone, "email": c.email,
                 "phone_label": PHONE_TYPES.get(c.phone_type, "Mobile")}
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Create contact" if self.contact_id is None else "Edit contact"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(self.title(phone), back=lambda: self.close(phone), rid=RID + "toolbar",
                    button=("Save", lambda: self.save(phone)))
         with ui.scroll("form", rid=RID + "editors"):
@@ -329,11 +329,11 @@ class ContactEditorActivity(NextFieldOnEnter, UnsavedChangesGuard, ContactsActiv
         return {**{k: self.fields.get(k, "").strip() for k, _ in EDITOR_FIELDS},
                 "phone_label": self.label()}
 
-    def dirty(self, phone: Phone) -> bool:
+    def dirty(self, phone: PhoneContext) -> bool:
         return self.values() != self.stored_values(phone, self.contact_id)
 
     # --- actions --------------------------------------------------------------------------
-    def save(self, phone: Phone) -> None:
+    def save(self, phone: PhoneContext) -> None:
         v = self.values()
         name = " ".join(p for p in (v["first_name"], v["last_name"]) if p)
         if not (name or v["phone"] or v["email"]):
@@ -352,7 +352,7 @@ class ContactEditorActivity(NextFieldOnEnter, UnsavedChangesGuard, ContactsActiv
             phone.finish_activity(self)
         phone.toast("Contact saved")
 
-    def ask_label(self, phone: Phone) -> None:
+    def ask_label(self, phone: PhoneContext) -> None:
         """The label drop-down: the choices, the current one checked."""
         self.focus = None
         current = self.label()
@@ -361,7 +361,7 @@ class ContactEditorActivity(NextFieldOnEnter, UnsavedChangesGuard, ContactsActiv
                                       checked=PHONE_LABELS.index(current)
                                       if current in PHONE_LABELS else -1))
 
-    def set_label(self, phone: Phone, label: str) -> None:
+    def set_label(self, phone: PhoneContext, label: str) -> None:
         self.fields["phone_label"] = label
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.apps.base import Activity
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.google.android.dialer"
@@ -29,10 +29,10 @@ class DialtactsActivity(Activity):
         self.dialpad = False
         self.digits = ""
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Phone"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if self.dialpad:
             self._dialpad(ui, phone)
             return
@@ -41,7 +41,7 @@ class DialtactsActivity(Activity):
         ui.empty(EMPTY[self.tab])
         ui.fab("dialpad", "key pad", lambda: setattr(self, "dialpad", True), rid=RID + "fab")
 
-    def _dialpad(self, ui: UI, phone: Phone) -> None:
+    def _dialpad(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("", back=lambda: self.close_dialpad(phone), rid=RID + "dialpad_toolbar")
         r = ui._take(ui.dp(72))
         ui.mk("text", (r[0] + ui.dp(24), r[1], r[2] - ui.dp(72), r[3]), text=self.digits,
@@ -63,15 +63,15 @@ class DialtactsActivity(Activity):
         ui.mk("fab", (cx - ui.dp(36), y, cx + ui.dp(36), y + ui.dp(72)), icon="phone", desc="dial",
               rid=RID + "dialpad_voice_call_button", on_click=lambda: self.call(phone))
 
-    def close_dialpad(self, phone: Phone) -> None:
+    def close_dialpad(self, phone: PhoneContext) -> None:
         self.dialpad = False
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.dialpad:
             self.dialpad = False
             return True
         return False
 
-    def call(self, phone: Phone) -> None:
+    def call(self, phone: PhoneContext) -> None:
         if self.digits:
             phone.toast("Call not sent: this device has no mobile network")

@@ -35,7 +35,7 @@ from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 from antrap_gym.device.sim.toolkit.record import RecordDetail
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 RID = PKG + ":id/"
@@ -51,11 +51,11 @@ def day(ms: int) -> str:
     return f"{d:%b} {d.day}, {d.year}"
 
 
-def db(phone: Phone) -> ExpenseDb:
+def db(phone: PhoneContext) -> ExpenseDb:
     return ExpenseDb.of(phone)
 
 
-def _rows(phone: Phone) -> list[Expense]:
+def _rows(phone: PhoneContext) -> list[Expense]:
     """Every expense (shared and read-only), read again only when the table changes."""
     store = db(phone)
     return store.cached("all", store.all)
@@ -69,7 +69,7 @@ def describe(e: Expense) -> str:
 class ExpenseActivity(Activity):
     package = PKG
 
-    def expense_row(self, ui: UI, phone: Phone, e: Expense) -> None:
+    def expense_row(self, ui: UI, phone: PhoneContext, e: Expense) -> None:
         row = ui.row(e.name or "(No name)", f"{category_name(e.category)} · {day(e.created_date)}",
                      trailing=("text", money(e.amount)), rid=RID + "expense_item",
                      on_click=lambda i=e.expense_id: phone.start_activity(ExpenseDetailActivity(i)))
@@ -82,10 +82,10 @@ class MainActivity(ExpenseActivity):
 
     name = "com.arduia.expense.ui.MainActivity"
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Pro Expense"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("Pro Expense", rid=RID + "toolbar")
         rows = _rows(phone)
         today = dt.datetime.fromtimestamp(phone.clock_ms / 1000, dt.UTC).date()
@@ -120,10 +120,10 @@ class ExpenseLogsActivity(ExpenseActivity):
         self.selected: list[int] = []
         self.selecting = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Expense logs"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         rows = _rows(phone)
         ids = {e.expense_id for e in rows}
         self.selected = [i for i in self.selected if i in ids]
@@ -147,7 +147,7 @@ class ExpenseLogsActivity(ExpenseActivity):
         ui.fab("add", "Add expense", lambda: phone.start_activity(ExpenseEntryActivity()),
                rid=RID + "fb_logs_add")
 
-    def log_row(self, ui: UI, phone: Phone, e: Expense) -> None:
+    def log_row(self, ui: UI, phone: PhoneContext, e: Expense) -> None:
         summary = f"{category_name(e.category)} · {day(e.created_date)}"
         i = e.expense_id
         if self.selecting:
@@ -180,7 +180,7 @@ class ExpenseLogsActivity(ExpenseActivity):
         self.selecting = False
         self.selected = []
 
-    def ask_delete(self, phone: Phone) -> None:
+    def ask_delete(self, phone: PhoneContext) -> None:
         n = len(self.selected)
         if not n:
             return
@@ -189,13 +189,13 @@ class ExpenseLogsActivity(ExpenseActivity):
                                       buttons=[Choice("Cancel", "noop"),
                                                Choice("Delete", "do_delete", destructive=True)]))
 
-    def do_delete(self, phone: Phone) -> None:
+    def do_delete(self, phone: PhoneContext) -> None:
         n = len(self.selected)
         db(phone).remove(list(self.selected))
         self.end_selection()
         phone.toast(f"{n} deleted")
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.selecting:
             self.end_selection()
             return True
@@ -208,13 +208,13 @@ class ExpenseDetailActivity(RecordDetail, ExpenseActivity):
     name = "com.arduia.expense.ui.expense.ExpenseDetailActivity"
     record_noun, untitled, gone_toolbar, toolbar_rid = "expense", "Expense", "Expense", RID + "toolbar"
 
-    def record(self, phone: Phone) -> Expense | None:
+    def record(self, phone: PhoneContext) -> Expense | None:
         return db(phone).get(self.record_id)
 
     def record_title(self, record: Expense) -> str:
         return record.name
 
-    def build_record(self, ui: UI, phone: Phone, e: Expense) -> None:
+    def build_record(self, ui: UI, phone: PhoneContext, e: Expense) -> None:
         ui.toolbar("Expense", back=True, rid=RID + "toolbar", actions=[
             ("edit", "Edit", lambda: phone.start_activity(ExpenseEntryActivity.editing(e))),
             ("delete", "Delete", lambda: self.ask_delete(phone, e))])
@@ -225,11 +225,11 @@ class ExpenseDetailActivity(RecordDetail, ExpenseActivity):
             ui.row(day(e.created_date), "Date", rid=RID + "tv_date")
             ui.row(e.note or "No note", "Note", rid=RID + "tv_note")
 
-    def ask_delete(self, phone: Phone, e: Expense) -> None:
+    def ask_delete(self, phone: PhoneContext, e: Expense) -> None:
         phone.open_popup(self, Dialog(DELETE_ONE, e.name, buttons=[
             Choice("Cancel", "noop"), Choice("Delete", "do_delete", destructive=True)]))
 
-    def do_delete(self, phone: Phone) -> None:
+    def do_delete(self, phone: PhoneContext) -> None:
         db(phone).remove([self.record_id])
         phone.finish_activity(self)
         phone.toast("Deleted")
@@ -264,13 +264,13 @@ class ExpenseEntryActivity(NextFieldOnEnter, UnsavedChangesGuard, ExpenseActivit
 
     created: int | None = None
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Add expense" if self.expense_id is None else "Edit expense"
 
     def values(self) -> dict[str, str]:
         return {k: self.fields.get(k, "").strip() for k in ("name", "amount", "note", "category")}
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(self.title(phone), back=lambda: self.close(phone), rid=RID + "toolbar",
                    button=("Save", lambda: self.save(phone)))
         when = self.created if self.created is not None else phone.clock_ms
@@ -288,17 +288,17 @@ class ExpenseEntryActivity(NextFieldOnEnter, UnsavedChangesGuard, ExpenseActivit
             ui.edit("note", "Note", label="Note", rid=RID + "edt_note")
 
     # --- actions -----------------------------------------------------------------------
-    def ask_category(self, phone: Phone) -> None:
+    def ask_category(self, phone: PhoneContext) -> None:
         self.focus = None
         cur = self.fields.get("category") or CATEGORIES[0]
         phone.open_popup(self, Dialog("Category", buttons=[Choice("Cancel", "noop")],
                                       choices=[Choice(c, "set_category", (c,)) for c in CATEGORIES],
                                       checked=CATEGORIES.index(cur) if cur in CATEGORIES else -1))
 
-    def set_category(self, phone: Phone, name: str) -> None:
+    def set_category(self, phone: PhoneContext, name: str) -> None:
         self.fields["category"] = name
 
-    def save(self, phone: Phone) -> None:
+    def save(self, phone: PhoneContext) -> None:
         v = self.values()
         self.errors = {}
         if not v["name"]:
@@ -319,6 +319,6 @@ class ExpenseEntryActivity(NextFieldOnEnter, UnsavedChangesGuard, ExpenseActivit
         phone.finish_activity(self)
         phone.toast("Saved")
 
-    def dirty(self, phone: Phone) -> bool:
+    def dirty(self, phone: PhoneContext) -> bool:
         return self.values() != self.stored
 

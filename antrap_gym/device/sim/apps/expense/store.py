@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "com.arduia.expense"
 DB_PATH = f"/data/data/{PKG}/databases/accounting.db"
@@ -76,7 +76,7 @@ INSERT INTO room_master_table VALUES (42, '6f3b1e2c9a8d4f7e0b5c2a1d9e8f7a6b');
 """
 
     @classmethod
-    def of(cls, phone: Phone) -> ExpenseDb:
+    def of(cls, phone: PhoneContext) -> ExpenseDb:
         return phone.databases[DB_PATH]  # type: ignore[return-value]
 
     def all(self) -> list[Expense]:

@@ -17,7 +17,7 @@ from antrap_gym.device.sim.toolkit.drawer import Drawer, DrawerItem
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
     from antrap_gym.device.sim.toolkit.views import View
 
@@ -49,7 +49,7 @@ class BrowserActivity(Activity):
         self.sort = 0 if root in m.FOLDER_ROOTS else 7  # name A-Z; newest first
 
     # --- where it is ----------------------------------------------------------------------
-    def folder(self, phone: Phone) -> str | None:
+    def folder(self, phone: PhoneContext) -> str | None:
         """The folder shown (the nearest one still there, if it went away), or None in a
         root of files by kind."""
         top = m.FOLDER_ROOTS.get(self.root)
@@ -61,41 +61,41 @@ class BrowserActivity(Activity):
         self.path = path
         return path
 
-    def location(self, phone: Phone) -> str:
+    def location(self, phone: PhoneContext) -> str:
         """The title: the folder's name, or the root's at its top."""
         path = self.folder(phone)
         if path is None or path == m.FOLDER_ROOTS[self.root]:
             return m.root_title(phone, self.root)
         return posixpath.basename(path)
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return self.location(phone)
 
-    def docs(self, phone: Phone) -> list[Doc]:
+    def docs(self, phone: PhoneContext) -> list[Doc]:
         path = self.folder(phone)
         docs = m.list_folder(phone.fs, path) if path is not None else m.category_docs(phone.fs, self.root)
         _, dim, desc = m.SORTS[self.sort]
         return m.sort_docs(docs, dim, desc)
 
-    def go(self, phone: Phone, root: str, path: str | None = None) -> None:
+    def go(self, phone: PhoneContext, root: str, path: str | None = None) -> None:
         """Show a root (at its top) or a folder in it."""
         self.root = root
         self.path = path if path is not None else m.FOLDER_ROOTS.get(root)
         self.scroll[LIST_KEY] = 0
         self.on_moved(phone)
 
-    def on_moved(self, phone: Phone) -> None:
+    def on_moved(self, phone: PhoneContext) -> None:
         """The place changed (a subclass drops its selection)."""
 
-    def open_root(self, phone: Phone, root: str) -> None:
+    def open_root(self, phone: PhoneContext, root: str) -> None:
         self.grid = root in (m.RECENT, m.IMAGES, m.VIDEOS)
         self.sort = 0 if root in m.FOLDER_ROOTS else 7
         self.go(phone, root)
 
-    def open_folder(self, phone: Phone, path: str) -> None:
+    def open_folder(self, phone: PhoneContext, path: str) -> None:
         self.go(phone, self.root, path)
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         path = self.folder(phone)
         if path is not None and path != m.FOLDER_ROOTS[self.root]:
             self.open_folder(phone, posixpath.dirname(path))
@@ -103,7 +103,7 @@ class BrowserActivity(Activity):
         return False
 
     # --- the roots drawer ------------------------------------------------------------------
-    def show_roots(self, phone: Phone) -> None:
+    def show_roots(self, phone: PhoneContext) -> None:
         items = []
         for key, _, icon in m.ROOTS:
             if key not in self.drawer_roots:
@@ -116,10 +116,10 @@ class BrowserActivity(Activity):
                                       item_rid=RID + "item_root"))
 
     # --- building -------------------------------------------------------------------------
-    def toolbar_nav(self, phone: Phone) -> BarAction:
+    def toolbar_nav(self, phone: PhoneContext) -> BarAction:
         return BarAction("menu", "Show roots", lambda: self.show_roots(phone))
 
-    def breadcrumb(self, ui: UI, phone: Phone) -> None:
+    def breadcrumb(self, ui: UI, phone: PhoneContext) -> None:
         """The path from the root's top to the folder, each part a tap away; scrolled to
         show its end."""
         path = self.folder(phone)
@@ -148,7 +148,7 @@ class BrowserActivity(Activity):
                   on_click=(lambda p=where: self.open_folder(phone, p)))
             x += w
 
-    def document_list(self, ui: UI, phone: Phone, docs: list[Doc], *,
+    def document_list(self, ui: UI, phone: PhoneContext, docs: list[Doc], *,
                       on_click: Callable[[Doc], object], on_long_click: Callable[[Doc], object] | None,
                       selected: set[str] | frozenset = frozenset(),
                       enabled: Callable[[Doc], bool] = lambda d: True,
@@ -164,7 +164,7 @@ class BrowserActivity(Activity):
                 for d in docs:
                     self._row(ui, phone, d, on_click, on_long_click, d.path in selected, enabled(d))
 
-    def _cells(self, ui: UI, parent: View, d: Doc, phone: Phone, rect, is_selected: bool,
+    def _cells(self, ui: UI, parent: View, d: Doc, phone: PhoneContext, rect, is_selected: bool,
                icon_size: int, text_x: int) -> None:
         x0, y0, x1, y1 = rect
         s = icon_size
@@ -189,7 +189,7 @@ class BrowserActivity(Activity):
                   text=m.format_size(d.size), style="summary", rid=RID + "size",
                   selected=is_selected)
 
-    def _row(self, ui: UI, phone: Phone, d: Doc, on_click, on_long_click, is_selected: bool,
+    def _row(self, ui: UI, phone: PhoneContext, d: Doc, on_click, on_long_click, is_selected: bool,
              is_enabled: bool) -> None:
         r = _take(ui, ui.dp(72))
         if ui.culled(r):
@@ -199,7 +199,7 @@ class BrowserActivity(Activity):
                     on_long_click=(lambda: on_long_click(d)) if on_long_click else None)
         self._cells(ui, row, d, phone, r, is_selected, ui.dp(40), r[0] + ui.dp(72))
 
-    def _grid(self, ui: UI, phone: Phone, docs: list[Doc], on_click, on_long_click, selected,
+    def _grid(self, ui: UI, phone: PhoneContext, docs: list[Doc], on_click, on_long_click, selected,
               enabled) -> None:
         gap, columns = ui.dp(8), 2
         x0, x1 = ui.rect[0], ui.rect[2]
@@ -219,37 +219,37 @@ class BrowserActivity(Activity):
         ui.set_y(top + gap + ((len(docs) + columns - 1) // columns) * (h + gap))
 
     # --- view options ---------------------------------------------------------------------
-    def view_toggle(self, phone: Phone) -> BarAction:
+    def view_toggle(self, phone: PhoneContext) -> BarAction:
         if self.grid:
             return BarAction("view_list", "List view", lambda: self.set_grid(phone, False),
                              rid=RID + "menu_list")
         return BarAction("view_grid", "Grid view", lambda: self.set_grid(phone, True),
                          rid=RID + "menu_grid")
 
-    def set_grid(self, phone: Phone, grid: bool) -> None:
+    def set_grid(self, phone: PhoneContext, grid: bool) -> None:
         self.grid = grid
         self.scroll[LIST_KEY] = 0
 
-    def ask_sort(self, phone: Phone) -> None:
+    def ask_sort(self, phone: PhoneContext) -> None:
         phone.open_popup(self, Dialog("Sort by", choices=[
             Choice(label, "set_sort", (i,)) for i, (label, _, _) in enumerate(m.SORTS)],
             checked=self.sort))
 
-    def set_sort(self, phone: Phone, i: int) -> None:
+    def set_sort(self, phone: PhoneContext, i: int) -> None:
         self.sort = i
 
     # --- new folder -----------------------------------------------------------------------
-    def ask_new_folder(self, phone: Phone) -> None:
+    def ask_new_folder(self, phone: PhoneContext) -> None:
         self.set_field(NEW_FOLDER_FIELD, "")
         phone.open_popup(self, Dialog(NEW_FOLDER, field_name=NEW_FOLDER_FIELD, buttons=[
             Choice("Cancel", "cancel_dialog"), Choice("OK", "make_folder")]))
         self.focus = NEW_FOLDER_FIELD
         phone.wm.ime_shown = True  # the dialog brings up the keyboard
 
-    def cancel_dialog(self, phone: Phone) -> None:
+    def cancel_dialog(self, phone: PhoneContext) -> None:
         self.focus = None
 
-    def make_folder(self, phone: Phone) -> None:
+    def make_folder(self, phone: PhoneContext) -> None:
         """OK: a folder of that name here (a free variant if it is taken)."""
         self.focus = None
         self.popup = None
@@ -262,9 +262,9 @@ class BrowserActivity(Activity):
         phone.fs.mkdir(path, phone.now)
         self.folder_made(phone, path)
 
-    def folder_made(self, phone: Phone, path: str) -> None:
+    def folder_made(self, phone: PhoneContext, path: str) -> None:
         """After New folder: stay (Files); a picker goes into it."""
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         if field == NEW_FOLDER_FIELD and self.popup is not None:
             self.make_folder(phone)

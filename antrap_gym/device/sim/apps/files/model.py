@@ -17,7 +17,7 @@ from antrap_gym.device.sim.storage.files import FsError
 from antrap_gym.device.sim.storage.props import prop
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.storage.files import FileSystem
 
 PKG = "com.google.android.documentsui"
@@ -42,16 +42,16 @@ DOCUMENT_TYPES = ("text/", "application/pdf", "application/msword", "application
                   "application/rtf", "application/epub+zip")
 
 
-def device_name(phone: Phone) -> str:
+def device_name(phone: PhoneContext) -> str:
     """The internal storage's title: the device's name (Settings > About phone)."""
     return phone.settings.get("global", "device_name") or prop(phone, "ro.product.model")
 
 
-def root_title(phone: Phone, key: str) -> str:
+def root_title(phone: PhoneContext, key: str) -> str:
     return device_name(phone) if key == STORAGE else next(t for k, t, _ in ROOTS if k == key)
 
 
-def free_space(phone: Phone) -> str:
+def free_space(phone: PhoneContext) -> str:
     """The storage root's summary: "5.99 GB free"."""
     used = sum(len(e.data) for p, e in phone.fs.files.items() if p.startswith(SDCARD + "/"))
     return f"{format_size(max(0, CAPACITY - used))} free"
@@ -150,7 +150,7 @@ def format_size(n: int) -> str:
     return f"{text.rstrip('0').rstrip('.') if '.' in text else text} {unit}"
 
 
-def format_date(phone: Phone, mtime: int) -> str:
+def format_date(phone: PhoneContext, mtime: int) -> str:
     """The time for a document of today, else the date (with the year when not this one)."""
     when = dt.datetime.fromtimestamp(mtime, dt.UTC)
     now = dt.datetime.fromtimestamp(phone.now, dt.UTC)

@@ -14,7 +14,7 @@ from antrap_gym.device.sim.toolkit.builder import SP_SMALL
 from antrap_gym.device.sim.toolkit.popups import Choice
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 
@@ -34,11 +34,11 @@ class PickActivity(BrowserActivity):
         self.sources = list(sources or [])
         self.grid = False
 
-    def open_root(self, phone: Phone, root: str) -> None:
+    def open_root(self, phone: PhoneContext, root: str) -> None:
         super().open_root(phone, root)
         self.grid = False
 
-    def can_drop(self, phone: Phone) -> bool:
+    def can_drop(self, phone: PhoneContext) -> bool:
         """Not into a folder being moved or copied itself, nor (moving) where they are."""
         here = self.folder(phone)
         if here is None or not self.sources:
@@ -47,7 +47,7 @@ class PickActivity(BrowserActivity):
             return False
         return not (self.mode == self.MOVE and all(posixpath.dirname(s) == here for s in self.sources))
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(self.location(phone), nav=self.toolbar_nav(phone),
                    menu=[Choice(NEW_FOLDER, "ask_new_folder"), Choice("Sort by", "ask_sort")],
                    rid=RID + "toolbar")
@@ -58,7 +58,7 @@ class PickActivity(BrowserActivity):
                            height=max(0, ui.remaining - bar_h))
         self._buttons(ui, phone, bar_h)
 
-    def _buttons(self, ui: UI, phone: Phone, bar_h: int) -> None:
+    def _buttons(self, ui: UI, phone: PhoneContext, bar_h: int) -> None:
         """Cancel, and Copy / Move: the folder shown is the destination."""
         x0, _, x1, y1 = ui.rect
         r = (x0, y1 - bar_h, x1, y1)
@@ -74,14 +74,14 @@ class PickActivity(BrowserActivity):
                   style=style, rid=rid, on_click=cb, enabled=enabled)
             right -= w + ui.dp(8)
 
-    def tap_doc(self, phone: Phone, d: Doc) -> None:
+    def tap_doc(self, phone: PhoneContext, d: Doc) -> None:
         if d.is_dir:
             self.open_folder(phone, d.path)
 
-    def folder_made(self, phone: Phone, path: str) -> None:
+    def folder_made(self, phone: PhoneContext, path: str) -> None:
         self.open_folder(phone, path)
 
-    def drop(self, phone: Phone) -> None:
+    def drop(self, phone: PhoneContext) -> None:
         """Copy or move the documents into the folder shown, and go back to Files."""
         here = self.folder(phone)
         if here is None or not self.can_drop(phone):

@@ -16,7 +16,7 @@ from antrap_gym.device.sim.toolkit.builder import BarAction
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 RENAME_FIELD = "rename"
@@ -49,30 +49,30 @@ class FilesActivity(BrowserActivity):
         self.searching = False
 
     # --- selection ------------------------------------------------------------------------
-    def selection(self, phone: Phone) -> list[Doc]:
+    def selection(self, phone: PhoneContext) -> list[Doc]:
         """The selected documents still there (one removed behind the app's back drops)."""
         fs = phone.fs
         self.selected = [p for p in self.selected if fs.exists(p)]
         return [m.doc(fs, p) for p in self.selected]
 
-    def on_moved(self, phone: Phone) -> None:
+    def on_moved(self, phone: PhoneContext) -> None:
         self.selected = []
         self.searching = False
         self.focus = None
 
     # --- search ---------------------------------------------------------------------------------
-    def start_search(self, phone: Phone) -> None:
+    def start_search(self, phone: PhoneContext) -> None:
         self.searching = True
         self.set_field(SEARCH_FIELD, "")
         self.focus = SEARCH_FIELD
         phone.wm.ime_shown = True
 
-    def stop_search(self, phone: Phone) -> None:
+    def stop_search(self, phone: PhoneContext) -> None:
         self.searching = False
         self.focus = None
         phone.wm.ime_shown = False
 
-    def docs(self, phone: Phone) -> list[Doc]:
+    def docs(self, phone: PhoneContext) -> list[Doc]:
         """The listing, or while searching the documents whose names hold the query: under
         the folder shown (at any depth), or among the root's files."""
         query = self.fields.get(SEARCH_FIELD, "").strip().casefold() if self.searching else ""
@@ -93,7 +93,7 @@ class FilesActivity(BrowserActivity):
     def clear_selection(self) -> None:
         self.selected = []
 
-    def tap_doc(self, phone: Phone, d: Doc) -> None:
+    def tap_doc(self, phone: PhoneContext, d: Doc) -> None:
         if self.selected:
             self.toggle(d)
         elif d.is_dir:
@@ -101,7 +101,7 @@ class FilesActivity(BrowserActivity):
         else:
             self.open_doc(phone, d, choose=False)
 
-    def long_press_doc(self, phone: Phone, d: Doc) -> None:
+    def long_press_doc(self, phone: PhoneContext, d: Doc) -> None:
         if d.path not in self.selected:
             self.selected.append(d.path)
 
@@ -111,17 +111,17 @@ class FilesActivity(BrowserActivity):
         else:
             self.selected.append(d.path)
 
-    def enter(self, phone: Phone, d: Doc) -> None:
+    def enter(self, phone: PhoneContext, d: Doc) -> None:
         """A folder: in a root of files by kind it opens in the storage root."""
         if self.root in m.FOLDER_ROOTS and m.inside(d.path, m.FOLDER_ROOTS[self.root]):
             self.open_folder(phone, d.path)
         else:
             self.go(phone, m.STORAGE, d.path)
 
-    def select_all(self, phone: Phone) -> None:
+    def select_all(self, phone: PhoneContext) -> None:
         self.selected = [d.path for d in self.docs(phone)]
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.selected:
             self.selected = []
             return True
@@ -131,24 +131,24 @@ class FilesActivity(BrowserActivity):
         return super().on_back(phone)
 
     # --- opening ------------------------------------------------------------------------------
-    def open_doc(self, phone: Phone, d: Doc, choose: bool) -> None:
+    def open_doc(self, phone: PhoneContext, d: Doc, choose: bool) -> None:
         """A VIEW of the document for the app that takes its type (the chooser when
         several do, or always for "Open with")."""
         intent = intents.Intent(intents.ACTION_VIEW, intents.document_uri(d.path), d.mime)
         if not intents.view(phone, intent, self, choose=choose):
             phone.toast(CANT_OPEN)
 
-    def open_with(self, phone: Phone, *args: str) -> None:
+    def open_with(self, phone: PhoneContext, *args: str) -> None:
         self.selected = []
         super().open_with(phone, *args)
 
-    def open_selected_with(self, phone: Phone) -> None:
+    def open_selected_with(self, phone: PhoneContext) -> None:
         docs = self.selection(phone)
         if len(docs) == 1:
             self.open_doc(phone, docs[0], choose=True)
 
     # --- build ------------------------------------------------------------------------------
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         docs = self.docs(phone)
         chosen = self.selection(phone)
         if chosen:
@@ -173,7 +173,7 @@ class FilesActivity(BrowserActivity):
                            on_long_click=lambda d: self.long_press_doc(phone, d),
                            selected=set(self.selected))
 
-    def _action_bar(self, ui: UI, phone: Phone, chosen: list[Doc]) -> None:
+    def _action_bar(self, ui: UI, phone: PhoneContext, chosen: list[Doc]) -> None:
         """The selection's bar: how many, Delete, and the rest in the overflow menu."""
         menu = []
         if len(chosen) == 1 and not chosen[0].is_dir:
@@ -188,13 +188,13 @@ class FilesActivity(BrowserActivity):
                                       rid=RID + "action_menu_delete")], menu=menu)
 
     # --- copy and move --------------------------------------------------------------------------
-    def copy_to(self, phone: Phone) -> None:
+    def copy_to(self, phone: PhoneContext) -> None:
         self._pick(phone, PickActivity.COPY)
 
-    def move_to(self, phone: Phone) -> None:
+    def move_to(self, phone: PhoneContext) -> None:
         self._pick(phone, PickActivity.MOVE)
 
-    def _pick(self, phone: Phone, mode: str) -> None:
+    def _pick(self, phone: PhoneContext, mode: str) -> None:
         """The destination picker, opened where the documents are (or at the storage root)."""
         sources = [d.path for d in self.selection(phone)]
         if not sources:
@@ -205,7 +205,7 @@ class FilesActivity(BrowserActivity):
         phone.start_activity(PickActivity(mode, sources, root, path))
 
     # --- delete ---------------------------------------------------------------------------------
-    def ask_delete(self, phone: Phone) -> None:
+    def ask_delete(self, phone: PhoneContext) -> None:
         chosen = self.selection(phone)
         if not chosen:
             return
@@ -213,14 +213,14 @@ class FilesActivity(BrowserActivity):
             Choice("Cancel", "cancel_dialog"),
             Choice("OK", "delete_selected", (tuple(d.path for d in chosen),), destructive=True)]))
 
-    def delete_selected(self, phone: Phone, paths: tuple[str, ...]) -> None:
+    def delete_selected(self, phone: PhoneContext, paths: tuple[str, ...]) -> None:
         for p in paths:
             if phone.fs.exists(p):
                 phone.fs.remove(p, recursive=True)
         self.selected = [p for p in self.selected if p not in paths]
 
     # --- rename ---------------------------------------------------------------------------------
-    def ask_rename(self, phone: Phone, error: str = "") -> None:
+    def ask_rename(self, phone: PhoneContext, error: str = "") -> None:
         chosen = self.selection(phone)
         if len(chosen) != 1:
             return
@@ -233,7 +233,7 @@ class FilesActivity(BrowserActivity):
         self.selection_all = True  # the name comes selected: typing replaces it
         phone.wm.ime_shown = True
 
-    def rename(self, phone: Phone, path: str) -> None:
+    def rename(self, phone: PhoneContext, path: str) -> None:
         self.focus = None
         self.popup = None
         new = self.fields.get(RENAME_FIELD, "")
@@ -250,7 +250,7 @@ class FilesActivity(BrowserActivity):
         phone.fs.move(path, posixpath.join(folder, new), phone.now)
         self.selected = []
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         if field == RENAME_FIELD and self.popup is not None and self.selected:
             self.rename(phone, self.selected[0])
             return

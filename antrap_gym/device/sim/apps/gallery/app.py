@@ -16,7 +16,7 @@ from antrap_gym.device.sim.apps.gallery.screens import (
 )
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class SimpleGallery(App):
@@ -29,5 +29,5 @@ class SimpleGallery(App):
     permissions = PERMISSIONS
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         past_first_run(phone)

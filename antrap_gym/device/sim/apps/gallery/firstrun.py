@@ -15,7 +15,7 @@ from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "com.simplemobiletools.gallery.pro"
 VERSION = "6.26.3"
@@ -34,7 +34,7 @@ class AllFilesAsk:
 
     access_asked = False
 
-    def access_note(self, phone: Phone) -> None:
+    def access_note(self, phone: PhoneContext) -> None:
         act: Activity = self  # type: ignore[assignment]
         if self.access_asked or act.popup is not None:
             return
@@ -43,15 +43,15 @@ class AllFilesAsk:
             act.popup = Dialog(ACCESS_TITLE, ACCESS_TEXT, buttons=[
                 Choice("Media only", "noop"), Choice("All files", "open_all_files")])
 
-    def open_all_files(self, phone: Phone) -> None:
+    def open_all_files(self, phone: PhoneContext) -> None:
         phone.open_popup(self, fr.AllFilesAccess("Simple Gallery Pro", VERSION,  # type: ignore[arg-type]
                                                  "all_files_answered"))
 
-    def all_files_answered(self, phone: Phone, granted: bool) -> None:
+    def all_files_answered(self, phone: PhoneContext, granted: bool) -> None:
         """Back from the settings page: the gallery shows what it may."""
 
 
-def past_first_run(phone: Phone) -> None:
+def past_first_run(phone: PhoneContext) -> None:
     """The factory phone: AndroidWorld's set-up granted every permission and the access."""
     for perm in PERMISSIONS:
         phone.state.permissions.grant(PKG, perm)

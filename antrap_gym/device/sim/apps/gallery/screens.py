@@ -17,7 +17,7 @@ from antrap_gym.device.sim.apps.gallery.firstrun import AllFilesAsk
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.simplemobiletools.gallery.pro"
@@ -34,7 +34,7 @@ def is_image(name: str) -> bool:
     return name.lower().endswith(IMAGE_EXTS) and not name.startswith(".")
 
 
-def media_by_folder(phone: Phone) -> dict[str, list[str]]:
+def media_by_folder(phone: PhoneContext) -> dict[str, list[str]]:
     """Folder path -> its image files' names, newest first; folders under /sdcard only,
     none hidden (a dot in the path) and not Android/."""
     fs = phone.fs
@@ -50,7 +50,7 @@ def media_by_folder(phone: Phone) -> dict[str, list[str]]:
             for f, items in found.items()}
 
 
-def sorted_folders(phone: Phone) -> list[tuple[str, list[str]]]:
+def sorted_folders(phone: PhoneContext) -> list[tuple[str, list[str]]]:
     """(folder, media) pairs, the folder with the newest picture first, then by name."""
     fs = phone.fs
     media = media_by_folder(phone)
@@ -61,7 +61,7 @@ def sorted_folders(phone: Phone) -> list[tuple[str, list[str]]]:
     return sorted(media.items(), key=lambda kv: (-newest(kv[0]), posixpath.basename(kv[0]).lower()))
 
 
-def folder_media(phone: Phone, folder: str) -> list[str]:
+def folder_media(phone: PhoneContext, folder: str) -> list[str]:
     return media_by_folder(phone).get(folder, [])
 
 
@@ -97,10 +97,10 @@ class MainActivity(AllFilesAsk, GalleryActivity):
 
     name = "com.simplemobiletools.gallery.pro.activities.MainActivity"
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Simple Gallery"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         self.access_note(phone)
         ui.toolbar("Simple Gallery", rid=RID + "main_toolbar")
         folders = sorted_folders(phone)
@@ -139,10 +139,10 @@ class MediaActivity(GalleryActivity):
         super().__init__()
         self.folder = folder
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return posixpath.basename(self.folder)
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(posixpath.basename(self.folder), back=True, rid=RID + "media_toolbar")
         media = folder_media(phone, self.folder)
         if not media:
@@ -172,10 +172,10 @@ class ViewPagerActivity(GalleryActivity):
         self.folder = folder
         self.file = file
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return self.file
 
-    def _current(self, phone: Phone) -> tuple[list[str], int]:
+    def _current(self, phone: PhoneContext) -> tuple[list[str], int]:
         """The folder's media and the shown one's index (the nearest one left when the
         shown file is gone)."""
         media = folder_media(phone, self.folder)
@@ -186,7 +186,7 @@ class ViewPagerActivity(GalleryActivity):
             return media, 0
         return media, -1
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         media, i = self._current(phone)
         ui.toolbar(self.file if i >= 0 else "", back=True, rid=RID + "medium_viewer_toolbar",
                    menu=[Choice("Copy to", "ask_copy"), Choice("Properties", "show_properties")]
@@ -197,7 +197,7 @@ class ViewPagerActivity(GalleryActivity):
         pic = ui.image(posixpath.join(self.folder, self.file), rid=RID + "gestures_view")
         pic.on_swipe = lambda direction: self.page(phone, media, i, direction)
 
-    def page(self, phone: Phone, media: list[str], i: int, direction: str) -> bool:
+    def page(self, phone: PhoneContext, media: list[str], i: int, direction: str) -> bool:
         j = i + 1 if direction == "left" else i - 1 if direction == "right" else i
         if j == i or not 0 <= j < len(media):
             return False
@@ -205,7 +205,7 @@ class ViewPagerActivity(GalleryActivity):
         return True
 
     # --- overflow menu ------------------------------------------------------------
-    def ask_copy(self, phone: Phone) -> None:
+    def ask_copy(self, phone: PhoneContext) -> None:
         """Copy to: the folders of shared storage (the one shown first), one tap copies."""
         fs = phone.fs
         dirs = [n for n in fs.listdir(SDCARD) if not n.startswith(".") and n != "Android"
@@ -214,10 +214,10 @@ class ViewPagerActivity(GalleryActivity):
             Choice(n, "copy_to", (posixpath.join(SDCARD, n),)) for n in dirs],
             buttons=[Choice("Cancel", "cancel")]))
 
-    def cancel(self, phone: Phone) -> None:
+    def cancel(self, phone: PhoneContext) -> None:
         """Close the dialog."""
 
-    def copy_to(self, phone: Phone, folder: str) -> None:
+    def copy_to(self, phone: PhoneContext, folder: str) -> None:
         src = posixpath.join(self.folder, self.file)
         if folder == self.folder:
             phone.toast("Source and destination cannot be the same")
@@ -227,7 +227,7 @@ class ViewPagerActivity(GalleryActivity):
         phone.fs.copy(src, posixpath.join(folder, self.file), phone.now)
         phone.toast("Files copied successfully")
 
-    def show_properties(self, phone: Phone) -> None:
+    def show_properties(self, phone: PhoneContext) -> None:
         path = posixpath.join(self.folder, self.file)
         size = len(phone.fs.read(path)) if phone.fs.isfile(path) else 0
         phone.open_popup(self, Dialog("Properties",

@@ -15,14 +15,14 @@ from antrap_gym.device.sim.apps.joplin.storage import PKG, JoplinDatabase
 from antrap_gym.device.sim.toolkit.popups import Choice, Menu
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 RID = PKG + ":id/"
 ALL_NOTES = "All notes"
 
 
-def note_rows(ui: UI, phone: Phone, notes: list[dict]) -> None:
+def note_rows(ui: UI, phone: PhoneContext, notes: list[dict]) -> None:
     """One row per note; a to-do's checkbox ticks it."""
     db = JoplinDatabase.of(phone)
     for n in notes:
@@ -48,12 +48,12 @@ class MainActivity(Activity):
         super().__init__()
         self.folder: str | None = None  # None: All notes
 
-    def heading(self, phone: Phone) -> str:
+    def heading(self, phone: PhoneContext) -> str:
         if self.folder is None:
             return ALL_NOTES
         return dict(JoplinDatabase.of(phone).folders()).get(self.folder, ALL_NOTES)
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         db = JoplinDatabase.of(phone)
         if self.folder is not None and self.folder not in dict(db.folders()):
             self.folder = None
@@ -68,16 +68,16 @@ class MainActivity(Activity):
             note_rows(ui, phone, notes)
         ui.fab("add", "New note", lambda: None, rid=RID + "fab")
 
-    def side_menu(self, phone: Phone) -> None:
+    def side_menu(self, phone: PhoneContext) -> None:
         items = [Choice(ALL_NOTES, "show_folder", ("",))]
         items += [Choice(title, "show_folder", (fid,)) for fid, title in JoplinDatabase.of(phone).folders()]
         phone.open_popup(self, Menu(items, (0, 0), title="Notebooks"))
 
-    def show_folder(self, phone: Phone, folder_id: str) -> None:
+    def show_folder(self, phone: PhoneContext, folder_id: str) -> None:
         self.folder = folder_id or None
         self.scroll.pop("notes", None)
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return self.heading(phone)
 
 
@@ -85,7 +85,7 @@ class SearchActivity(Activity):
     package = PKG
     name = "net.cozic.joplin.SearchActivity"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("Search", back=True)
         ui.search("query", "Search...", rid=RID + "search_input")
         query = self.fields.get("query", "").strip()
@@ -93,7 +93,7 @@ class SearchActivity(Activity):
             with ui.scroll("results", rid=RID + "search_results"):
                 note_rows(ui, phone, JoplinDatabase.of(phone).notes(search=query))
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Search"
 
 
@@ -119,7 +119,7 @@ class NoteActivity(Activity):
         super().__init__()
         self.note_id = note_id
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         db = JoplinDatabase.of(phone)
         note = db.note(self.note_id)
         ui.toolbar(self.title(phone), back=True, rid=RID + "toolbar")
@@ -135,6 +135,6 @@ class NoteActivity(Activity):
                 ui.text(note["title"] or "Untitled", style="title", rid=RID + "note_title")
             render_markdown(ui, note["body"] or "")
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         note = JoplinDatabase.of(phone).note(self.note_id)
         return (note or {}).get("title") or "Note"

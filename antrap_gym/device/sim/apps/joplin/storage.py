@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "net.cozic.joplin"
 DB_PATH = f"/data/data/{PKG}/databases/joplin.sqlite"
@@ -67,7 +67,7 @@ class JoplinDatabase(SqliteStore):
     schema = _SCHEMA
 
     @classmethod
-    def of(cls, phone: Phone) -> JoplinDatabase:
+    def of(cls, phone: PhoneContext) -> JoplinDatabase:
         return phone.databases[cls.path]  # type: ignore[return-value]
 
     def folders(self) -> list[tuple[str, str]]:

@@ -11,7 +11,7 @@ from antrap_gym.device.sim.toolkit.views import View
 from antrap_gym.device.sim.wm import LAUNCHER
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 #: icons on the home screen: the pinned apps (`App.home_position`), in that order
@@ -41,16 +41,16 @@ class LauncherActivity(Activity):
         super().__init__()
         self.drawer = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Home"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if self.drawer:
             self._build_drawer(ui, phone)
         else:
             self._build_home(ui, phone)
 
-    def _icon_grid(self, ui: UI, phone: Phone, apps: list[type[App]], parent: View,
+    def _icon_grid(self, ui: UI, phone: PhoneContext, apps: list[type[App]], parent: View,
                    top: int, cols: int = 4) -> int:
         x0, x1 = ui.rect[0], ui.rect[2]
         cell_w = (x1 - x0) // cols
@@ -70,7 +70,7 @@ class LauncherActivity(Activity):
             v.value = icon
         return y + cell_h
 
-    def _build_home(self, ui: UI, phone: Phone) -> None:
+    def _build_home(self, ui: UI, phone: PhoneContext) -> None:
         root = ui.mk("frame", ui.rect, rid="com.google.android.apps.nexuslauncher:id/workspace")
         root.on_swipe = lambda direction: self._open_drawer(phone) if direction == "up" else False
         top = ui.rect[1] + ui.dp(120)
@@ -81,12 +81,12 @@ class LauncherActivity(Activity):
               desc="Apps list", rid="com.google.android.apps.nexuslauncher:id/all_apps_handle",
               on_click=lambda: self._open_drawer(phone))
 
-    def _open_drawer(self, phone: Phone) -> bool:
+    def _open_drawer(self, phone: PhoneContext) -> bool:
         self.drawer = True
         self.set_field("search", "")
         return True
 
-    def _build_drawer(self, ui: UI, phone: Phone) -> None:
+    def _build_drawer(self, ui: UI, phone: PhoneContext) -> None:
         ui.spacer(8)
         ui.search("search", "Search apps", rid="com.google.android.apps.nexuslauncher:id/search_box")
         query = self.fields.get("search", "").strip().lower()
@@ -107,14 +107,14 @@ class LauncherActivity(Activity):
         self.drawer = False
         return True
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.drawer:
             self.drawer = False
             self.focus = None
             return True
         return True  # BACK on the home screen does nothing
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         query = self.fields.get("search", "").strip().lower()
         matches = sorted((a for a in phone.apps.values() if a.launchable and a.package != LAUNCHER
                           and query in a.label.lower()), key=lambda a: a.label.lower())

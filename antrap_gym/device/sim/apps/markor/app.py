@@ -11,7 +11,7 @@ from antrap_gym.device.sim.apps.markor.sorting import MarkorPrefs
 from antrap_gym.device.sim.toolkit.firstrun import MANAGE_EXTERNAL_STORAGE
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class Markor(App):
@@ -28,6 +28,6 @@ class Markor(App):
     permissions = (MANAGE_EXTERNAL_STORAGE,)
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         phone.fs.mkdir(ROOT, phone.now, parents=True)
         past_first_run(phone)

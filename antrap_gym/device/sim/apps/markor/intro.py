@@ -15,7 +15,7 @@ from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 #: the preference IntroActivity sets when DONE is pressed (its class name + "was_shown")
 WAS_SHOWN = "net.gsantner.markor.activity.IntroActivitywas_shown"
@@ -47,7 +47,7 @@ class StorageNote:
 
     storage_asked = False  # the note was raised since this start (an instance's own once set)
 
-    def storage_note(self, phone: Phone) -> None:
+    def storage_note(self, phone: PhoneContext) -> None:
         act: Activity = self  # type: ignore[assignment]
         if self.storage_asked or act.popup is not None:
             return
@@ -56,15 +56,15 @@ class StorageNote:
             act.popup = Dialog("", STORAGE_NOTE, buttons=[Choice("OK", "open_all_files")],
                                cancelable=False)
 
-    def open_all_files(self, phone: Phone) -> None:
+    def open_all_files(self, phone: PhoneContext) -> None:
         phone.open_popup(self, fr.AllFilesAccess("Markor", VERSION, "all_files_answered"))  # type: ignore[arg-type]
 
-    def all_files_answered(self, phone: Phone, granted: bool) -> None:
+    def all_files_answered(self, phone: PhoneContext, granted: bool) -> None:
         if not granted:
             phone.toast("Permission not granted")
 
 
-def first_run(phone: Phone, act: Activity) -> bool:
+def first_run(phone: PhoneContext, act: Activity) -> bool:
     """Start the intro if it was never done (True: it shows now), else raise the storage
     note unless the app has all files access or raised it since this start."""
     if fr.start_slides(phone, act, IntroActivity):
@@ -73,7 +73,7 @@ def first_run(phone: Phone, act: Activity) -> bool:
     return False
 
 
-def past_first_run(phone: Phone) -> None:
+def past_first_run(phone: PhoneContext) -> None:
     """The factory phone: past the intro, with all files access (AndroidWorld's set-up)."""
     fr.mark(phone, MarkorPrefs.path, WAS_SHOWN)
     phone.state.permissions.grant(PKG, fr.MANAGE_EXTERNAL_STORAGE)

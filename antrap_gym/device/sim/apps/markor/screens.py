@@ -22,7 +22,7 @@ from antrap_gym.device.sim.toolkit import card
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "net.gsantner.markor"
@@ -65,7 +65,7 @@ def name_error(name: str) -> str | None:
     return None
 
 
-def free_path(phone: Phone, folder: str, typed: str, name: str | None = None) -> str | None:
+def free_path(phone: PhoneContext, folder: str, typed: str, name: str | None = None) -> str | None:
     """`folder/name` (`name`: what `typed` becomes, by default itself) when `typed` is a
     valid name and nothing is there yet; else None, the reason toasted, as Markor does
     before it asks again."""
@@ -97,7 +97,7 @@ class MarkorActivity(Activity):
 
     package = PKG
 
-    def cancel(self, phone: Phone) -> None:
+    def cancel(self, phone: PhoneContext) -> None:
         self.focus = None
 
     def _field(self, key: str) -> str:
@@ -120,11 +120,11 @@ class MainActivity(intro.StorageNote, MarkorActivity):
         self.selected: list[str] = []  # selection mode (names in cwd) when not empty
         self.sort_open = False  # the toolbar's "Sort by" menu is shown
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Markor"
 
     # --- state helpers --------------------------------------------------------------
-    def _cwd(self, phone: Phone) -> str:
+    def _cwd(self, phone: PhoneContext) -> str:
         """The current folder, falling back to the nearest existing parent (the
         shell may have removed it meanwhile)."""
         fs = phone.fs
@@ -137,7 +137,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
             self.selected = []
         return path
 
-    def _entries(self, phone: Phone, folder: str) -> list[tuple[str, bool]]:
+    def _entries(self, phone: PhoneContext, folder: str) -> list[tuple[str, bool]]:
         fs = phone.fs
         if not fs.isdir(folder):
             return []
@@ -145,7 +145,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
         items = [(n, fs.isdir(posixpath.join(folder, n))) for n in names]
         return sorting.sort_entries(phone, folder, items)
 
-    def _summary(self, phone: Phone, path: str, is_dir: bool) -> str:
+    def _summary(self, phone: PhoneContext, path: str, is_dir: bool) -> str:
         fs = phone.fs
         if is_dir:
             n = len(fs.listdir(path))
@@ -153,7 +153,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
         return f"{fmt_mtime(fs.mtime(path))}  ·  {human_size(len(fs.read(path)))}"
 
     # --- layout ---------------------------------------------------------------------
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if intro.first_run(phone, self):
             return
         cwd = self._cwd(phone)
@@ -191,7 +191,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
                    rid=RID + "fab_add_new_item")
 
     # --- "Sort by" --------------------------------------------------------------------
-    def _build_sort_menu(self, ui: UI, phone: Phone) -> None:
+    def _build_sort_menu(self, ui: UI, phone: PhoneContext) -> None:
         """Name / Date / Size (one of them), then Folder first and Reverse order."""
         by, folders_first, reverse = sorting.order(phone)
         anchor = (ui.rect[2] - ui.dp(8), ui.rect[1] + ui.dp(8))
@@ -205,25 +205,25 @@ class MainActivity(intro.StorageNote, MarkorActivity):
                                              lambda: self.toggle_pref(phone, sorting.KEY_REVERSE,
                                                                       False)))
 
-    def open_sort(self, phone: Phone) -> None:
+    def open_sort(self, phone: PhoneContext) -> None:
         self.focus = None
         self.sort_open = True
 
-    def close_sort(self, phone: Phone) -> None:
+    def close_sort(self, phone: PhoneContext) -> None:
         self.sort_open = False
 
-    def sort_by(self, phone: Phone, value: str) -> None:
+    def sort_by(self, phone: PhoneContext, value: str) -> None:
         sorting.prefs(phone).put(sorting.KEY_SORT, value)
         self.sort_open = False
         self.scroll["files"] = 0
 
-    def toggle_pref(self, phone: Phone, key: str, default: bool) -> None:
+    def toggle_pref(self, phone: PhoneContext, key: str, default: bool) -> None:
         p = sorting.prefs(phone)
         p.put(key, not p.get_bool(key, default))
         self.sort_open = False
         self.scroll["files"] = 0
 
-    def _build_selecting(self, ui: UI, phone: Phone, cwd: str,
+    def _build_selecting(self, ui: UI, phone: PhoneContext, cwd: str,
                          entries: list[tuple[str, bool]]) -> None:
         """Selection mode (long-press > Select): rows toggle, the bar selects all or deletes."""
         ui.toolbar(f"{len(self.selected)} selected", back=lambda: self.clear_selection(phone),
@@ -237,28 +237,28 @@ class MainActivity(intro.StorageNote, MarkorActivity):
                        icon="folder" if is_dir else "file", selected=name in self.selected,
                        on_click=(lambda n=name: self.toggle(phone, n)))
 
-    def start_select(self, phone: Phone, name: str) -> None:
+    def start_select(self, phone: PhoneContext, name: str) -> None:
         self.selected = [name]
 
-    def toggle(self, phone: Phone, name: str) -> None:
+    def toggle(self, phone: PhoneContext, name: str) -> None:
         if name in self.selected:
             self.selected.remove(name)
         else:
             self.selected.append(name)
 
-    def select_all(self, phone: Phone) -> None:
+    def select_all(self, phone: PhoneContext) -> None:
         self.selected = [n for n, _ in self._entries(phone, self._cwd(phone))]
 
-    def clear_selection(self, phone: Phone) -> None:
+    def clear_selection(self, phone: PhoneContext) -> None:
         self.selected = []
 
-    def ask_delete_selected(self, phone: Phone) -> None:
+    def ask_delete_selected(self, phone: PhoneContext) -> None:
         n = len(self.selected)
         phone.open_popup(self, Dialog(
             "Delete selected items?", f"{n} item{'' if n == 1 else 's'} will be deleted permanently.",
             buttons=[Choice("Cancel", "cancel"), Choice("Delete", "do_delete_selected", (), True)]))
 
-    def do_delete_selected(self, phone: Phone) -> None:
+    def do_delete_selected(self, phone: PhoneContext) -> None:
         self.focus = None
         cwd = self._cwd(phone)
         for name in self.selected:
@@ -268,7 +268,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
         self.selected = []
 
     # --- navigation -------------------------------------------------------------------
-    def open_entry(self, phone: Phone, name: str, is_dir: bool) -> None:
+    def open_entry(self, phone: PhoneContext, name: str, is_dir: bool) -> None:
         path = posixpath.join(self._cwd(phone), name)
         if is_dir:
             self.cwd = path
@@ -281,17 +281,17 @@ class MainActivity(intro.StorageNote, MarkorActivity):
             return
         phone.start_activity(DocumentActivity(path, text))
 
-    def go_up(self, phone: Phone) -> None:
+    def go_up(self, phone: PhoneContext) -> None:
         cwd = self._cwd(phone)
         if cwd != ROOT:
             self.cwd = posixpath.dirname(cwd)
             self.scroll["files"] = 0
 
-    def go_root(self, phone: Phone) -> None:
+    def go_root(self, phone: PhoneContext) -> None:
         self.cwd = ROOT
         self.scroll["files"] = 0
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.sort_open:
             self.sort_open = False
             return True
@@ -304,7 +304,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
         return False
 
     # --- new file / folder --------------------------------------------------------------
-    def ask_new_file(self, phone: Phone, name: str = "") -> None:
+    def ask_new_file(self, phone: PhoneContext, name: str = "") -> None:
         self.set_field("new_name", name)
         phone.open_popup(self, Dialog(
             "New file", "A name without an extension gets \".md\" (Markdown).",
@@ -312,7 +312,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
             buttons=[Choice("Folder", "folder_from_dialog"), Choice("Cancel", "cancel"),
                      Choice("OK", "create_file")]))
 
-    def create_file(self, phone: Phone) -> None:
+    def create_file(self, phone: PhoneContext) -> None:
         self.focus = None
         raw = self._field("new_name")
         path = free_path(phone, self._cwd(phone), raw, with_default_ext(raw))
@@ -326,7 +326,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
             return
         phone.start_activity(DocumentActivity(path, ""))
 
-    def folder_from_dialog(self, phone: Phone) -> None:
+    def folder_from_dialog(self, phone: PhoneContext) -> None:
         """The dialog's Folder button: a typed name becomes a folder, else ask for one."""
         raw = self._field("new_name")
         if raw:
@@ -335,13 +335,13 @@ class MainActivity(intro.StorageNote, MarkorActivity):
         else:
             self.ask_new_folder(phone)
 
-    def ask_new_folder(self, phone: Phone, name: str = "") -> None:
+    def ask_new_folder(self, phone: PhoneContext, name: str = "") -> None:
         self.set_field("folder_name", name)
         phone.open_popup(self, Dialog(
             "New folder", field_name="folder_name", field_hint="Name",
             buttons=[Choice("Cancel", "cancel"), Choice("OK", "create_folder")]))
 
-    def create_folder(self, phone: Phone) -> None:
+    def create_folder(self, phone: PhoneContext) -> None:
         self.focus = None
         name = self._field("folder_name")
         path = free_path(phone, self._cwd(phone), name)
@@ -354,7 +354,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
             phone.toast(str(e))
 
     # --- long-press menu ------------------------------------------------------------------
-    def context_menu(self, phone: Phone, name: str, anchor: tuple[int, int]) -> None:
+    def context_menu(self, phone: PhoneContext, name: str, anchor: tuple[int, int]) -> None:
         self.target = name
         phone.open_popup(self, Menu([Choice("Rename", "ask_rename", (name,)),
                                      Choice("Move to…", "ask_move", (name,)),
@@ -362,14 +362,14 @@ class MainActivity(intro.StorageNote, MarkorActivity):
                                      Choice("Select", "start_select", (name,))],
                                     anchor, title=name))
 
-    def ask_rename(self, phone: Phone, name: str) -> None:
+    def ask_rename(self, phone: PhoneContext, name: str) -> None:
         self.target = name
         self.set_field("rename", name)
         phone.open_popup(self, Dialog(
             "Rename", field_name="rename", field_hint="Name",
             buttons=[Choice("Cancel", "cancel"), Choice("OK", "do_rename")]))
 
-    def do_rename(self, phone: Phone) -> None:
+    def do_rename(self, phone: PhoneContext) -> None:
         self.focus = None
         old, new = self.target, self._field("rename")
         cwd = self._cwd(phone)
@@ -392,7 +392,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
             return
         self.target = new
 
-    def ask_delete(self, phone: Phone, name: str) -> None:
+    def ask_delete(self, phone: PhoneContext, name: str) -> None:
         self.target = name
         is_dir = phone.fs.isdir(posixpath.join(self._cwd(phone), name))
         phone.open_popup(self, Dialog(
@@ -401,7 +401,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
             else "This note will be deleted permanently.",
             buttons=[Choice("Cancel", "cancel"), Choice("Delete", "do_delete", (name,), True)]))
 
-    def do_delete(self, phone: Phone, name: str) -> None:
+    def do_delete(self, phone: PhoneContext, name: str) -> None:
         self.focus = None
         try:
             phone.fs.remove(posixpath.join(self._cwd(phone), name), recursive=True)
@@ -410,7 +410,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
             return
         phone.toast(f"Deleted {name}")
 
-    def _move_targets(self, phone: Phone, src: str) -> list[str]:
+    def _move_targets(self, phone: PhoneContext, src: str) -> list[str]:
         """Every folder under the Markor root the entry can move into."""
         fs = phone.fs
         parent = posixpath.dirname(src)
@@ -425,7 +425,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
     def folder_label(path: str) -> str:
         return "Markor (top folder)" if path == ROOT else path[len(ROOT) + 1:]
 
-    def ask_move(self, phone: Phone, name: str) -> None:
+    def ask_move(self, phone: PhoneContext, name: str) -> None:
         self.target = name
         src = posixpath.join(self._cwd(phone), name)
         targets = self._move_targets(phone, src)
@@ -438,7 +438,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
                      for d in targets[:MAX_MOVE_TARGETS]],
             buttons=[Choice("Cancel", "cancel")]))
 
-    def do_move(self, phone: Phone, name: str, dest: str) -> None:
+    def do_move(self, phone: PhoneContext, name: str, dest: str) -> None:
         self.focus = None
         src = posixpath.join(self._cwd(phone), name)
         dst = posixpath.join(dest, name)
@@ -453,7 +453,7 @@ class MainActivity(intro.StorageNote, MarkorActivity):
         phone.toast(f"Moved to {self.folder_label(dest)}")
 
     # --- keyboard ---------------------------------------------------------------------------
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         """Enter in a dialog's name field means OK."""
         if self.popup is None:
             return
@@ -486,10 +486,10 @@ class DocumentActivity(MarkorActivity):
         self.sr_regex = False
         self.sr_multiline = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return posixpath.basename(self.path) or "Markor"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         name = posixpath.basename(self.path)
         if not self.path or self.deleted:
             ui.toolbar(name or "Markor", back=True, rid=RID + "toolbar")
@@ -514,7 +514,7 @@ class DocumentActivity(MarkorActivity):
         except sr.PatternError:
             return 0, True
 
-    def _build_replace(self, ui: UI, phone: Phone) -> None:
+    def _build_replace(self, ui: UI, phone: PhoneContext) -> None:
         n, error = self._matches()
         with card.dialog(ui, "Search / Replace", lambda: self.close_replace(phone)) as d:
             d.edit(SR_SEARCH, "Search for", rid=RID + "search_input")
@@ -543,25 +543,25 @@ class DocumentActivity(MarkorActivity):
             d.spacer(64)
             d.button_bar([("Cancel", lambda: self.close_replace(phone), "text")])
 
-    def open_replace(self, phone: Phone) -> None:
+    def open_replace(self, phone: PhoneContext) -> None:
         """Markor opens the dialog empty each time (its history is a drop-down we lack)."""
         self.replacing = True
         self.set_field(SR_SEARCH, "")
         self.set_field(SR_REPLACE, "")
         ime_focus(self, SR_SEARCH)
 
-    def close_replace(self, phone: Phone) -> None:
+    def close_replace(self, phone: PhoneContext) -> None:
         self.replacing = False
         self.focus = None
 
-    def toggle_regex(self, phone: Phone) -> None:
+    def toggle_regex(self, phone: PhoneContext) -> None:
         self.sr_regex = not self.sr_regex
 
-    def toggle_multiline(self, phone: Phone) -> None:
+    def toggle_multiline(self, phone: PhoneContext) -> None:
         if self.sr_regex:
             self.sr_multiline = not self.sr_multiline
 
-    def do_replace(self, phone: Phone, all_: bool) -> None:
+    def do_replace(self, phone: PhoneContext, all_: bool) -> None:
         """Replace (1) or Replace all in the working text, then close the dialog."""
         text = self.fields.get("text", "")
         n, error = self._matches()
@@ -578,14 +578,14 @@ class DocumentActivity(MarkorActivity):
         self.selection_all = False
         self.close_replace(phone)
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.replacing:
             self.close_replace(phone)
             return True
         return False
 
     # --- saving -----------------------------------------------------------------------------
-    def save(self, phone: Phone, explicit: bool = False) -> None:
+    def save(self, phone: PhoneContext, explicit: bool = False) -> None:
         """Write the working text if it differs from the file (keeps mtime otherwise)."""
         if not self.path or self.deleted:
             return
@@ -602,20 +602,20 @@ class DocumentActivity(MarkorActivity):
         if explicit:
             phone.toast("Saved")
 
-    def on_finish(self, phone: Phone) -> None:
+    def on_finish(self, phone: PhoneContext) -> None:
         self.save(phone)
 
-    def on_pause(self, phone: Phone) -> None:
+    def on_pause(self, phone: PhoneContext) -> None:
         self.save(phone)  # Markor saves when it leaves the foreground
 
     # --- overflow menu --------------------------------------------------------------------
-    def ask_rename(self, phone: Phone) -> None:
+    def ask_rename(self, phone: PhoneContext) -> None:
         self.set_field("rename", posixpath.basename(self.path))
         phone.open_popup(self, Dialog(
             "Rename", field_name="rename", field_hint="Name",
             buttons=[Choice("Cancel", "cancel"), Choice("OK", "do_rename")]))
 
-    def do_rename(self, phone: Phone) -> None:
+    def do_rename(self, phone: PhoneContext) -> None:
         self.focus = None
         new = self._field("rename")
         old = posixpath.basename(self.path)
@@ -636,13 +636,13 @@ class DocumentActivity(MarkorActivity):
         self.path = dst
         self.save(phone)
 
-    def ask_delete(self, phone: Phone) -> None:
+    def ask_delete(self, phone: PhoneContext) -> None:
         name = posixpath.basename(self.path)
         phone.open_popup(self, Dialog(
             f"Delete {name}?", "This note will be deleted permanently.",
             buttons=[Choice("Cancel", "cancel"), Choice("Delete", "do_delete", (), True)]))
 
-    def do_delete(self, phone: Phone) -> None:
+    def do_delete(self, phone: PhoneContext) -> None:
         self.focus = None
         with contextlib.suppress(FsError):
             phone.fs.remove(self.path)
@@ -650,7 +650,7 @@ class DocumentActivity(MarkorActivity):
         phone.toast(f"Deleted {posixpath.basename(self.path)}")
         phone.finish_activity(self)
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         if field == "rename" and self.popup is not None:
             self.popup = None
             self.do_rename(phone)

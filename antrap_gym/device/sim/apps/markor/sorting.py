@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.storage.prefs import SharedPreferences
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "net.gsantner.markor"
 BY_NAME, BY_DATE, BY_SIZE = "NAME", "MTIME", "FILESIZE"
@@ -32,13 +32,13 @@ class MarkorPrefs(SharedPreferences):
     path = f"/data/data/{PKG}/shared_prefs/{PKG}_preferences.xml"
 
 
-def prefs(phone: Phone) -> SharedPreferences:
+def prefs(phone: PhoneContext) -> SharedPreferences:
     store = phone.databases[MarkorPrefs.path]
     assert isinstance(store, SharedPreferences)
     return store
 
 
-def order(phone: Phone) -> tuple[str, bool, bool]:
+def order(phone: PhoneContext) -> tuple[str, bool, bool]:
     """(sort by, folders first, reverse)."""
     p = prefs(phone)
     by = p.get_string(KEY_SORT, BY_NAME)
@@ -46,7 +46,7 @@ def order(phone: Phone) -> tuple[str, bool, bool]:
             p.get_bool(KEY_REVERSE, False))
 
 
-def sort_entries(phone: Phone, folder: str, items: list[tuple[str, bool]]
+def sort_entries(phone: PhoneContext, folder: str, items: list[tuple[str, bool]]
                  ) -> list[tuple[str, bool]]:
     """`items` (name, is folder) in the browser's order now."""
     by, folders_first, reverse = order(phone)

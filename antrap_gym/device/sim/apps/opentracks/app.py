@@ -10,7 +10,7 @@ from antrap_gym.device.sim.apps.opentracks.screens import PKG, MainActivity, Tra
 from antrap_gym.device.sim.apps.opentracks.store import TracksDb
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class OpenTracks(App):
@@ -25,5 +25,5 @@ class OpenTracks(App):
     permissions = PERMISSIONS
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         past_first_run(phone)

@@ -18,7 +18,7 @@ from antrap_gym.device.sim.toolkit import firstrun as fr
 
 if TYPE_CHECKING:
     from antrap_gym.device.sim.apps.base import Activity
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "de.dennisguse.opentracks"
 PREFS = f"/data/data/{PKG}/shared_prefs/{PKG}_preferences.xml"
@@ -39,14 +39,14 @@ class OpenTracksPrefs(SharedPreferences):
     path = PREFS
 
 
-def first_run(phone: Phone, act: Activity) -> None:
+def first_run(phone: PhoneContext, act: Activity) -> None:
     """Raise the first prompt still to answer (one at a time, over the track list)."""
     for key, what, perm, one_time in ASKS:
         if fr.ask_once(phone, act, PREFS, key, "OpenTracks", what, perm, one_time):
             return
 
 
-def past_first_run(phone: Phone) -> None:
+def past_first_run(phone: PhoneContext) -> None:
     """The factory phone: every permission granted, as AndroidWorld's set-up leaves it."""
     for perm in PERMISSIONS:
         phone.state.permissions.grant(PKG, perm)

@@ -17,7 +17,7 @@ from antrap_gym.device.sim.toolkit.firstrun import FirstRun
 from antrap_gym.device.sim.toolkit.popups import Choice
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 RID = PKG + ":id/"
@@ -35,7 +35,7 @@ def matches(t: Track, query: str) -> bool:
 class OpenTracksActivity(Activity):
     package = PKG
 
-    def about(self, phone: Phone) -> None:
+    def about(self, phone: PhoneContext) -> None:
         phone.toast("OpenTracks 4.10.0")
 
 
@@ -50,7 +50,7 @@ class MainActivity(FirstRun, OpenTracksActivity):
         super().__init__()
         self.searching = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "OpenTracks"
 
     def toggle_search(self) -> None:
@@ -62,7 +62,7 @@ class MainActivity(FirstRun, OpenTracksActivity):
             self.focus = "search"
         self.scroll["list"] = 0
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         firstrun.first_run(phone, self)
         ui.toolbar("OpenTracks", rid=RID + "track_list_toolbar", actions=[
             BarAction("search", "Search", self.toggle_search, rid=RID + "track_list_search"),
@@ -89,13 +89,13 @@ class MainActivity(FirstRun, OpenTracksActivity):
         ui.fab("record", "Record", lambda: phone.toast(NO_RECORDING),
                rid=RID + "track_list_fab_action")
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         self.focus = None
 
-    def on_text_changed(self, phone: Phone, field: str) -> None:
+    def on_text_changed(self, phone: PhoneContext, field: str) -> None:
         self.scroll["list"] = 0
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.searching:
             self.toggle_search()
             return True
@@ -122,7 +122,7 @@ class TrackRecordedActivity(OpenTracksActivity):
         self.track_id = track_id
         self.tab = 0
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         t = store.track(phone, self.track_id)
         return t.name if t else "Track"
 
@@ -130,7 +130,7 @@ class TrackRecordedActivity(OpenTracksActivity):
         self.tab = i
         self.scroll["stats"] = 0
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         t = store.track(phone, self.track_id)
         ui.toolbar(t.name if t else "", back=True, rid=RID + "track_detail_toolbar")
         if t is None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "de.dennisguse.opentracks"
 DB_PATH = f"/data/data/{PKG}/databases/database.db"
@@ -75,17 +75,17 @@ def _track(r: tuple) -> Track:
                  float(r[10] or 0), float(r[11] or 0), float(r[12] or 0), float(r[13] or 0))
 
 
-def db(phone: Phone) -> TracksDb:
+def db(phone: PhoneContext) -> TracksDb:
     return phone.databases[DB_PATH]  # type: ignore[return-value]
 
 
-def tracks(phone: Phone) -> list[Track]:
+def tracks(phone: PhoneContext) -> list[Track]:
     """Every track, newest first (the track list's order)."""
     rows = db(phone).db.execute(f"SELECT {_COLS} FROM tracks ORDER BY starttime DESC, _id DESC")
     return [_track(r) for r in rows.fetchall()]
 
 
-def track(phone: Phone, track_id: int) -> Track | None:
+def track(phone: PhoneContext, track_id: int) -> Track | None:
     r = db(phone).db.execute(f"SELECT {_COLS} FROM tracks WHERE _id = ?", (track_id,)).fetchone()
     return _track(r) if r else None
 

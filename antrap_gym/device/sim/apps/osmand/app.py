@@ -17,7 +17,7 @@ from antrap_gym.device.sim.storage.permissions import (
 from antrap_gym.device.sim.toolkit import firstrun as fr
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class OsmAnd(App):
@@ -31,7 +31,7 @@ class OsmAnd(App):
     permissions = (FINE_LOCATION, COARSE_LOCATION, POST_NOTIFICATIONS)
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         """The factory phone is AndroidWorld's after its set-up: past the download wizard
         (it taps "Skip download") and the location prompt, notifications granted. After
         `pm clear` both come back."""

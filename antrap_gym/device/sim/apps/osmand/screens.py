@@ -31,7 +31,7 @@ from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
     from antrap_gym.device.sim.toolkit.views import View
 
@@ -53,7 +53,7 @@ class OsmAndActivity(Activity):
     package = PKG
 
 
-def _map_below(phone: Phone) -> MapActivity | None:
+def _map_below(phone: PhoneContext) -> MapActivity | None:
     for act in reversed(phone.wm.tasks.get(PKG, [])):
         if isinstance(act, MapActivity):
             return act
@@ -80,10 +80,10 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
         #: the place search put under the crosshair (Add point names the point after it)
         self.target: str | None = None
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return APP_NAME
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if not fr.done(phone, st.PREFS, st.WIZARD_DONE):
             self._build_wizard(ui, phone)
             return
@@ -95,7 +95,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
             self._build_browse(ui, phone)
 
     # --- first run ---------------------------------------------------------------------------
-    def _build_wizard(self, ui: UI, phone: Phone) -> None:
+    def _build_wizard(self, ui: UI, phone: PhoneContext) -> None:
         """The first-run wizard's offer to download the region's map (BACK leaves the app
         with the wizard still to do)."""
         fr.page(ui, "Download map", "OsmAnd works offline: download the map of your region to "
@@ -103,11 +103,11 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
                 [("Search for another region", lambda: phone.toast("No internet connection")),
                  ("Skip download", lambda: self.skip_wizard(phone))], icon="place")
 
-    def skip_wizard(self, phone: Phone) -> None:
+    def skip_wizard(self, phone: PhoneContext) -> None:
         """Past the wizard: the map shows (and asks for the location, once)."""
         fr.mark(phone, st.PREFS, st.WIZARD_DONE)
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.planning:
             self.leave_plan(phone)
             return True
@@ -121,7 +121,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
         return mv.Projection(rect[2] - rect[0], rect[3] - rect[1], self.lat, self.lon, self.zoom,
                              ui.density)
 
-    def _draw_map(self, ui: UI, phone: Phone, rect, extra: tuple) -> View:
+    def _draw_map(self, ui: UI, phone: PhoneContext, rect, extra: tuple) -> View:
         """The map in `rect` with the places' names on it (its children: the floating
         buttons and cards laid over it go there too, so they blend over the map)."""
         proj = self._projection(ui, rect)
@@ -133,7 +133,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
         self._labels(ui, phone, proj, rect, view)
         return view
 
-    def _labels(self, ui: UI, phone: Phone, proj: mv.Projection, rect, view: View) -> None:
+    def _labels(self, ui: UI, phone: PhoneContext, proj: mv.Projection, rect, view: View) -> None:
         size = ui.sp(14)
         h = ui.dp(22)
         for p in pl.PLACES:
@@ -149,7 +149,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
     def _fab(self, ui: UI, on: View, rect, icon: str, desc: str, rid: str, on_click) -> None:
         ui.mk("fab", rect, on, desc=desc, icon=icon, rid=RID + rid, on_click=on_click)
 
-    def touch(self, phone: Phone, proj: mv.Projection, rect, x0: int, y0: int, x1: int,
+    def touch(self, phone: PhoneContext, proj: mv.Projection, rect, x0: int, y0: int, x1: int,
               y1: int) -> bool:
         """A swipe pans the map; a tap closes the card (browse) or adds a point (plan)."""
         if (x0, y0) != (x1, y1):
@@ -169,7 +169,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
             return True
         return False
 
-    def tap_place(self, phone: Phone, p: pl.Place) -> None:
+    def tap_place(self, phone: PhoneContext, p: pl.Place) -> None:
         if self.planning:
             self.add_point(phone, p.name, p.lat, p.lon)
         else:
@@ -180,14 +180,14 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
         self.selected = (name, lat, lon, kind)
         self.lat, self.lon = lat, lon
 
-    def zoom_by(self, phone: Phone, step: int) -> None:
+    def zoom_by(self, phone: PhoneContext, step: int) -> None:
         self.zoom = max(mv.MIN_ZOOM, min(mv.MAX_ZOOM, self.zoom + step))
 
-    def open_search(self, phone: Phone) -> None:
+    def open_search(self, phone: PhoneContext) -> None:
         phone.start_activity(SearchActivity(for_plan=self.planning))
 
     # --- browsing ----------------------------------------------------------------------------
-    def _build_browse(self, ui: UI, phone: Phone) -> None:
+    def _build_browse(self, ui: UI, phone: PhoneContext) -> None:
         r = ui.rect
         sel = self.selected
         extra = mv.selected_pin(self._projection(ui, r), sel[1], sel[2]) if sel else ()
@@ -207,7 +207,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
         self._fab(ui, view, (r[0] + m, by, r[0] + m + s, by + s), "menu", "Menu", "map_menu_button",
                   lambda: self.open_menu(phone, (r[0] + m + s, by)))
 
-    def _build_card(self, ui: UI, phone: Phone, sel: Selected, view: View) -> None:
+    def _build_card(self, ui: UI, phone: PhoneContext, sel: Selected, view: View) -> None:
         name, lat, lon, kind = sel
         r = ui.rect
         h = ui.dp(188)
@@ -235,23 +235,23 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
         ui.mk("button", cells[1], sheet, text="Marker", style="tonal",
               rid=RID + "context_menu_marker_text_view", on_click=lambda: self.add_marker(phone))
 
-    def close_card(self, phone: Phone) -> None:
+    def close_card(self, phone: PhoneContext) -> None:
         self.selected = None
 
-    def open_menu(self, phone: Phone, anchor: tuple[int, int]) -> None:
+    def open_menu(self, phone: PhoneContext, anchor: tuple[int, int]) -> None:
         phone.open_popup(self, Menu([Choice("Search", "open_search"),
                                      Choice("My Places", "open_my_places"),
                                      Choice("Map markers", "open_markers"),
                                      Choice("Plan a route", "start_plan")], anchor))
 
-    def open_my_places(self, phone: Phone) -> None:
+    def open_my_places(self, phone: PhoneContext) -> None:
         phone.start_activity(MyPlacesActivity())
 
-    def open_markers(self, phone: Phone) -> None:
+    def open_markers(self, phone: PhoneContext) -> None:
         phone.start_activity(MyPlacesActivity(tab=2))
 
     # --- favourites and markers ----------------------------------------------------------------
-    def ask_favorite(self, phone: Phone) -> None:
+    def ask_favorite(self, phone: PhoneContext) -> None:
         if self.selected is None:
             return
         self.set_field("favorite_name", self.selected[0])
@@ -260,7 +260,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
             Choice("Cancel", "noop"), Choice("Save", "save_favorite")],
             field_name="favorite_name", field_hint="Name"))
 
-    def save_favorite(self, phone: Phone) -> None:
+    def save_favorite(self, phone: PhoneContext) -> None:
         self.focus = None
         name = self.fields.get("favorite_name", "").strip()
         if self.selected is None:
@@ -278,7 +278,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
             return
         phone.toast(f"Favorite {name} added")
 
-    def add_marker(self, phone: Phone) -> None:
+    def add_marker(self, phone: PhoneContext) -> None:
         if self.selected is None:
             return
         name, lat, lon, kind = self.selected
@@ -286,14 +286,14 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
         phone.toast(f"{name} added to map markers")
 
     # --- plan a route ------------------------------------------------------------------------
-    def start_plan(self, phone: Phone) -> None:
+    def start_plan(self, phone: PhoneContext) -> None:
         self.planning, self.plan, self.selected = True, [], None
         self.target = None
 
-    def add_point(self, phone: Phone, name: str, lat: float, lon: float) -> None:
+    def add_point(self, phone: PhoneContext, name: str, lat: float, lon: float) -> None:
         self.plan.append((name, lat, lon))
 
-    def add_centre(self, phone: Phone) -> None:
+    def add_centre(self, phone: PhoneContext) -> None:
         """Add point: the point under the crosshair, named after the place search put
         there, else after a place right under it, else by its coordinates."""
         near = pl.BY_NAME.get(self.target or "") or pl.nearest(self.lat, self.lon, 1e-6)
@@ -304,18 +304,18 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
         else:
             self.add_point(phone, pl.format_coordinates(self.lat, self.lon), self.lat, self.lon)
 
-    def undo_point(self, phone: Phone) -> None:
+    def undo_point(self, phone: PhoneContext) -> None:
         if self.plan:
             self.plan.pop()
 
-    def leave_plan(self, phone: Phone) -> None:
+    def leave_plan(self, phone: PhoneContext) -> None:
         if self.plan:
             phone.open_popup(self, Dialog(EXIT_TITLE, "The route will be lost.", buttons=[
                 Choice("Cancel", "noop"), Choice("Exit", "discard_plan", destructive=True)]))
         else:
             self.discard_plan(phone)
 
-    def discard_plan(self, phone: Phone) -> None:
+    def discard_plan(self, phone: PhoneContext) -> None:
         self.planning, self.plan, self.target = False, [], None
 
     def _distance_km(self) -> float:
@@ -326,7 +326,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
             total += math.hypot(dx, dy)
         return total
 
-    def _build_plan(self, ui: UI, phone: Phone) -> None:
+    def _build_plan(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("Plan a route", back=lambda: self.leave_plan(phone),
                    actions=[("search", "Search", lambda: self.open_search(phone))],
                    rid=RID + "toolbar")
@@ -352,7 +352,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
         ui.mk("button", cells[2], text="Save", style="filled", enabled=n > 0,
               rid=RID + "save_button", on_click=lambda: self.open_save(phone))
 
-    def open_save(self, phone: Phone, name: str | None = None) -> None:
+    def open_save(self, phone: PhoneContext, name: str | None = None) -> None:
         """Save: the file name (a date-and-time one to start with), Cancel / Save."""
         if not self.plan:
             return
@@ -365,7 +365,7 @@ class MapActivity(fr.FirstRun, OsmAndActivity):
             Choice("Cancel", "noop"), Choice("Save", "save_plan")],
             field_name="track_name", field_hint="File name"))
 
-    def save_plan(self, phone: Phone) -> None:
+    def save_plan(self, phone: PhoneContext) -> None:
         self.focus = None
         name = self.fields.get("track_name", "").strip()
         if not name or "/" in name or name in (".", ".."):
@@ -396,10 +396,10 @@ class SearchActivity(OsmAndActivity):
         super().__init__()
         self.for_plan = for_plan
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Search"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("Search", back=True, rid=RID + "toolbar")
         ui.search("query", "Search", rid=RID + "searchEditText")
         query = self.fields.get("query", "")
@@ -423,10 +423,10 @@ class SearchActivity(OsmAndActivity):
                 ui.row(p.name, _describe(p.kind), icon="place", rid=RID + "search_result",
                        on_click=lambda p=p: self.choose(phone, p.name, p.lat, p.lon, p.kind))
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         phone.wm.ime_shown = False
 
-    def choose(self, phone: Phone, name: str, lat: float, lon: float, kind: str) -> None:
+    def choose(self, phone: PhoneContext, name: str, lat: float, lon: float, kind: str) -> None:
         phone.finish_activity(self)
         m = _map_below(phone)
         if m is None:
@@ -450,10 +450,10 @@ class MyPlacesActivity(OsmAndActivity):
         super().__init__()
         self.tab = tab
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "My Places"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("My Places", back=True, rid=RID + "toolbar")
         ui.tabs(list(TABS), self.tab, lambda i: setattr(self, "tab", i))
         if self.tab == 0:
@@ -476,18 +476,18 @@ class MyPlacesActivity(OsmAndActivity):
                        on_long_click=(lambda i=i, p=point: self.ask_delete(phone, i, p))
                        if point else None)
 
-    def show(self, phone: Phone, p: st.Point) -> None:
+    def show(self, phone: PhoneContext, p: st.Point) -> None:
         phone.finish_activity(self)
         m = _map_below(phone)
         if m is not None:
             m.select(p.name, p.lat, p.lon, "Location")
 
-    def ask_delete(self, phone: Phone, index: int, p: st.Point) -> None:
+    def ask_delete(self, phone: PhoneContext, index: int, p: st.Point) -> None:
         phone.open_popup(self, Dialog(f"Delete {p.name}?", buttons=[
             Choice("Cancel", "noop"), Choice("Delete", "delete", (index, p.lat, p.lon),
                                               destructive=True)]))
 
-    def delete(self, phone: Phone, index: int, lat: float, lon: float) -> None:
+    def delete(self, phone: PhoneContext, index: int, lat: float, lon: float) -> None:
         if self.tab == 0:
             try:
                 st.remove_favorite(phone, index)

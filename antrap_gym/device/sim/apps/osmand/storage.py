@@ -24,7 +24,7 @@ from antrap_gym.device.sim.storage.prefs import SharedPreferences
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "net.osmand"
 VERSION = "4.6.13"
@@ -54,7 +54,7 @@ class Settings(SharedPreferences):
     path = PREFS
 
 
-def markers_db(phone: Phone) -> MarkersDb:
+def markers_db(phone: PhoneContext) -> MarkersDb:
     return phone.databases[MARKERS_DB]  # type: ignore[return-value]
 
 
@@ -90,7 +90,7 @@ def parse_waypoints(data: bytes) -> tuple[Point, ...]:
     return tuple(out)
 
 
-def favorites(phone: Phone) -> tuple[Point, ...]:
+def favorites(phone: PhoneContext) -> tuple[Point, ...]:
     fs = phone.fs
     if not fs.isfile(FAVORITES):
         return ()
@@ -121,7 +121,7 @@ def favorites_gpx(points: tuple[Point, ...] | list[Point], now: int) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def add_favorite(phone: Phone, point: Point) -> None:
+def add_favorite(phone: PhoneContext, point: Point) -> None:
     """Append a favourite to the file (made, with its folder, when missing)."""
     fs = phone.fs
     now = phone.now
@@ -129,7 +129,7 @@ def add_favorite(phone: Phone, point: Point) -> None:
     fs.write(FAVORITES, favorites_gpx([*favorites(phone), point], now), now)
 
 
-def remove_favorite(phone: Phone, index: int) -> None:
+def remove_favorite(phone: PhoneContext, index: int) -> None:
     points = list(favorites(phone))
     if 0 <= index < len(points):
         del points[index]
@@ -139,7 +139,7 @@ def remove_favorite(phone: Phone, index: int) -> None:
 # --- map markers ---------------------------------------------------------------------------------
 
 
-def markers(phone: Phone) -> list[Point]:
+def markers(phone: PhoneContext) -> list[Point]:
     """The active markers, oldest first."""
     rows = markers_db(phone).db.execute(
         "SELECT marker_map_object_name, marker_description, marker_lat, marker_lon "
@@ -154,7 +154,7 @@ def markers(phone: Phone) -> list[Point]:
     return out
 
 
-def add_marker(phone: Phone, point: Point, kind: str) -> None:
+def add_marker(phone: PhoneContext, point: Point, kind: str) -> None:
     """A new active marker, as MapMarkersDbHelper.insertLast writes it (the description
     is OsmAnd's serialised point description, `type#name`)."""
     db = markers_db(phone)
@@ -168,7 +168,7 @@ def add_marker(phone: Phone, point: Point, kind: str) -> None:
     db.revision += 1
 
 
-def remove_marker(phone: Phone, point: Point) -> None:
+def remove_marker(phone: PhoneContext, point: Point) -> None:
     db = markers_db(phone)
     db.db.execute("DELETE FROM map_markers WHERE marker_active = 1 AND marker_lat = ? AND "
                   "marker_lon = ?", (point.lat, point.lon))
@@ -194,7 +194,7 @@ def track_path(name: str) -> str:
     return f"{TRACKS}/{name}.gpx"
 
 
-def save_track(phone: Phone, name: str, points: list[Point] | tuple[Point, ...]) -> str:
+def save_track(phone: PhoneContext, name: str, points: list[Point] | tuple[Point, ...]) -> str:
     fs = phone.fs
     now = phone.now
     fs.mkdir(TRACKS, now, parents=True)
@@ -203,7 +203,7 @@ def save_track(phone: Phone, name: str, points: list[Point] | tuple[Point, ...])
     return path
 
 
-def tracks(phone: Phone) -> list[str]:
+def tracks(phone: PhoneContext) -> list[str]:
     """The saved tracks' names (files ending .gpx in the tracks folder), by name."""
     fs = phone.fs
     if not fs.isdir(TRACKS):

@@ -27,7 +27,7 @@ from antrap_gym.device.sim.apps.retro_music.storage import (
 )
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class RetroMusic(App):
@@ -41,5 +41,5 @@ class RetroMusic(App):
     storage = (PlaylistDatabase, PlaybackStateDatabase, RetroPrefs)
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         prefs(phone).put(KEY_INTRO_SHOWN, True)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from mutagen.mp3 import MP3
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 SDCARD = "/sdcard"
 AUDIO_EXTS = (".mp3",)
@@ -76,7 +76,7 @@ def _tags(digest: str, data: bytes) -> tuple[str | None, str | None, str | None,
     return text("TIT2"), text("TPE1"), text("TALB"), max(0, ms)
 
 
-def read_song(phone: Phone, path: str) -> Song:
+def read_song(phone: PhoneContext, path: str) -> Song:
     data = phone.fs.read(path)
     title, artist, album, ms = _tags(hashlib.blake2b(data, digest_size=16).hexdigest(), data)
     name = posixpath.basename(path)
@@ -86,7 +86,7 @@ def read_song(phone: Phone, path: str) -> Song:
                 date_modified=phone.fs.mtime(path), size=len(data))
 
 
-def audio_paths(phone: Phone) -> list[str]:
+def audio_paths(phone: PhoneContext) -> list[str]:
     """Every audio file on shared storage (none hidden, none under Android/)."""
     out = []
     for path in phone.fs.files:
@@ -96,13 +96,13 @@ def audio_paths(phone: Phone) -> list[str]:
     return out
 
 
-def songs(phone: Phone) -> list[Song]:
+def songs(phone: PhoneContext) -> list[Song]:
     """The library, by title (the Songs tab's default order, A to Z), then path."""
     return sorted((read_song(phone, p) for p in audio_paths(phone)),
                   key=lambda s: (s.title.casefold(), s.path))
 
 
-def by_id(phone: Phone) -> dict[int, Song]:
+def by_id(phone: PhoneContext) -> dict[int, Song]:
     return {s.id: s for s in songs(phone)}
 
 

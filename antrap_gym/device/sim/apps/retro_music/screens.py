@@ -28,7 +28,7 @@ from antrap_gym.device.sim.storage.files import FsError
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 RID = PKG + ":id/"
@@ -50,24 +50,24 @@ def plural(n: int, one: str) -> str:
 # --- the playing queue (the playback service's state) ------------------------------------
 
 
-def queue_songs(phone: Phone) -> list[Song]:
+def queue_songs(phone: PhoneContext) -> list[Song]:
     """The saved queue as songs of the library (a song whose file is gone drops out)."""
     ids = library.by_id(phone)
     return [ids[r[0]] for r in PlaybackStateDatabase.of(phone).queue() if r[0] in ids]
 
 
-def position(phone: Phone) -> int:
+def position(phone: PhoneContext) -> int:
     v = prefs(phone).values.get(KEY_POSITION, 0)
     return v if isinstance(v, int) else 0
 
 
-def open_queue(phone: Phone, songs: list[Song], start: int) -> None:
+def open_queue(phone: PhoneContext, songs: list[Song], start: int) -> None:
     """Play `songs` from `start`: they become the queue."""
     PlaybackStateDatabase.of(phone).save(songs)
     prefs(phone).put(KEY_POSITION, start)
 
 
-def play_next(phone: Phone, songs: list[Song]) -> None:
+def play_next(phone: PhoneContext, songs: list[Song]) -> None:
     queue = queue_songs(phone)
     if not queue:
         open_queue(phone, songs, 0)
@@ -77,7 +77,7 @@ def play_next(phone: Phone, songs: list[Song]) -> None:
     phone.toast(f"Added {plural(len(songs), 'title')} to the playing queue")
 
 
-def enqueue(phone: Phone, songs: list[Song]) -> None:
+def enqueue(phone: PhoneContext, songs: list[Song]) -> None:
     queue = queue_songs(phone)
     if not queue:
         open_queue(phone, songs, 0)
@@ -110,7 +110,7 @@ class RetroActivity(Activity):
         self.selected: list[int] = []
 
     # --- rows and selection ----------------------------------------------------------------
-    def song_rows(self, ui: UI, phone: Phone, songs: list[Song], key: str,
+    def song_rows(self, ui: UI, phone: PhoneContext, songs: list[Song], key: str,
                   bottom_gap: int = 0) -> None:
         """The songs; a long press starts selecting (each row then has a check box)."""
         height = max(0, ui.remaining - bottom_gap)
@@ -136,7 +136,7 @@ class RetroActivity(Activity):
         else:
             self.selected.append(song_id)
 
-    def selection_toolbar(self, ui: UI, phone: Phone) -> None:
+    def selection_toolbar(self, ui: UI, phone: PhoneContext) -> None:
         """The contextual bar while songs are selected: how many, and what to do with them."""
         ids = tuple(self.selected)
         ui.toolbar(f"{len(ids)} selected", back=self.clear_selection, rid=RID + "toolbar", menu=[
@@ -147,24 +147,24 @@ class RetroActivity(Activity):
     def clear_selection(self) -> None:
         self.selected = []
 
-    def selection_next(self, phone: Phone, *ids: int) -> None:
+    def selection_next(self, phone: PhoneContext, *ids: int) -> None:
         self.selected = []
         play_next(phone, self._songs(phone, list(ids)))
 
-    def selection_enqueue(self, phone: Phone, *ids: int) -> None:
+    def selection_enqueue(self, phone: PhoneContext, *ids: int) -> None:
         self.selected = []
         enqueue(phone, self._songs(phone, list(ids)))
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.selected:
             self.selected = []
             return True
         return False
 
-    def play_list(self, phone: Phone, songs: list[Song], i: int) -> None:
+    def play_list(self, phone: PhoneContext, songs: list[Song], i: int) -> None:
         open_queue(phone, songs, i)
 
-    def mini_player(self, ui: UI, phone: Phone) -> None:
+    def mini_player(self, ui: UI, phone: PhoneContext) -> None:
         """The bar at the bottom while something is queued: the current song ("title •
         artist"); a tap opens the playing queue."""
         queue = queue_songs(phone)
@@ -175,11 +175,11 @@ class RetroActivity(Activity):
         ui.row(f"{song.title} • {song.artist}", icon="file", rid=RID + "miniPlayerTitle",
                on_click=lambda: phone.start_activity(PlayingQueueActivity()))
 
-    def mini_height(self, ui: UI, phone: Phone) -> int:
+    def mini_height(self, ui: UI, phone: PhoneContext) -> int:
         return ui.dp(57) if PlaybackStateDatabase.of(phone).queue() else 0
 
     # --- a song's menu ------------------------------------------------------------------
-    def song_menu(self, phone: Phone, song: Song) -> None:
+    def song_menu(self, phone: PhoneContext, song: Song) -> None:
         phone.open_popup(self, Menu([
             Choice("Play next", "do_play_next", (song.id,)),
             Choice("Add to playing queue", "do_enqueue", (song.id,)),
@@ -187,17 +187,17 @@ class RetroActivity(Activity):
             Choice("Details", "show_details", (song.id,)),
         ], (phone.width // 2, phone.height // 3), title=song.title))
 
-    def _songs(self, phone: Phone, ids: list[int]) -> list[Song]:
+    def _songs(self, phone: PhoneContext, ids: list[int]) -> list[Song]:
         by_id = library.by_id(phone)
         return [by_id[i] for i in ids if i in by_id]
 
-    def do_play_next(self, phone: Phone, song_id: int) -> None:
+    def do_play_next(self, phone: PhoneContext, song_id: int) -> None:
         play_next(phone, self._songs(phone, [song_id]))
 
-    def do_enqueue(self, phone: Phone, song_id: int) -> None:
+    def do_enqueue(self, phone: PhoneContext, song_id: int) -> None:
         enqueue(phone, self._songs(phone, [song_id]))
 
-    def show_details(self, phone: Phone, song_id: int) -> None:
+    def show_details(self, phone: PhoneContext, song_id: int) -> None:
         songs = self._songs(phone, [song_id])
         if not songs:
             return
@@ -208,7 +208,7 @@ class RetroActivity(Activity):
             buttons=[Choice("OK", "noop")]))
 
     # --- adding to a playlist -------------------------------------------------------------
-    def ask_add_to_playlist(self, phone: Phone, *song_ids: int) -> None:
+    def ask_add_to_playlist(self, phone: PhoneContext, *song_ids: int) -> None:
         self.pending = list(song_ids)
         self.selected = []
         lists = PlaylistDatabase.of(phone).playlists()
@@ -218,14 +218,14 @@ class RetroActivity(Activity):
             + [Choice(name, "add_pending_to", (pid,)) for pid, name, _n in lists],
             buttons=[Choice("Cancel", "noop")]))
 
-    def ask_new_playlist(self, phone: Phone, name: str = "") -> None:
+    def ask_new_playlist(self, phone: PhoneContext, name: str = "") -> None:
         self.set_field("playlist_name", name)
         phone.open_popup(self, Dialog("New playlist", field_name="playlist_name",
                                       field_hint="Playlist name",
                                       buttons=[Choice("Cancel", "noop"),
                                                Choice("Create", "create_playlist")]))
 
-    def create_playlist(self, phone: Phone) -> None:
+    def create_playlist(self, phone: PhoneContext) -> None:
         self.focus = None
         name = self.fields.get("playlist_name", "").strip()
         db = PlaylistDatabase.of(phone)
@@ -242,13 +242,13 @@ class RetroActivity(Activity):
             db.add(pid, songs)
         phone.toast(f"Created playlist {name}")
 
-    def add_pending_to(self, phone: Phone, playlist_id: int) -> None:
+    def add_pending_to(self, phone: PhoneContext, playlist_id: int) -> None:
         db = PlaylistDatabase.of(phone)
         n = db.add(playlist_id, self._songs(phone, self.pending))
         self.pending = []
         phone.toast(f"Added {plural(n, 'song')} to {db.name_of(playlist_id)}")
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         action = {"playlist_name": self.create_playlist, "rename": self.do_rename,
                   "file_name": self.save_file}.get(field)
         if action is not None and self.popup is not None:
@@ -264,38 +264,38 @@ class RetroActivity(Activity):
                 Choice("Save as file", "ask_save", (playlist_id,)),
                 Choice("Delete", "ask_delete", (playlist_id,), destructive=True)]
 
-    def playlist_songs(self, phone: Phone, playlist_id: int) -> list[Song]:
+    def playlist_songs(self, phone: PhoneContext, playlist_id: int) -> list[Song]:
         return self._songs(phone, [r[1] for r in PlaylistDatabase.of(phone).songs(playlist_id)])
 
-    def play_playlist(self, phone: Phone, playlist_id: int) -> None:
+    def play_playlist(self, phone: PhoneContext, playlist_id: int) -> None:
         songs = self.playlist_songs(phone, playlist_id)
         if songs:
             open_queue(phone, songs, 0)
 
-    def playlist_next(self, phone: Phone, playlist_id: int) -> None:
+    def playlist_next(self, phone: PhoneContext, playlist_id: int) -> None:
         songs = self.playlist_songs(phone, playlist_id)
         if songs:
             play_next(phone, songs)
 
-    def playlist_enqueue(self, phone: Phone, playlist_id: int) -> None:
+    def playlist_enqueue(self, phone: PhoneContext, playlist_id: int) -> None:
         songs = self.playlist_songs(phone, playlist_id)
         if songs:
             enqueue(phone, songs)
 
-    def ask_rename(self, phone: Phone, playlist_id: int) -> None:
+    def ask_rename(self, phone: PhoneContext, playlist_id: int) -> None:
         self.target_playlist = playlist_id
         self.set_field("rename", PlaylistDatabase.of(phone).name_of(playlist_id) or "")
         phone.open_popup(self, Dialog("Rename playlist", field_name="rename",
                                       field_hint="Playlist name",
                                       buttons=[Choice("Cancel", "noop"), Choice("Rename", "do_rename")]))
 
-    def do_rename(self, phone: Phone) -> None:
+    def do_rename(self, phone: PhoneContext) -> None:
         self.focus = None
         name = self.fields.get("rename", "").strip()
         if name:
             PlaylistDatabase.of(phone).rename(self.target_playlist, name)
 
-    def ask_save(self, phone: Phone, playlist_id: int) -> None:
+    def ask_save(self, phone: PhoneContext, playlist_id: int) -> None:
         """Save as file: the name to save under (the playlist's), in Download."""
         self.target_playlist = playlist_id
         self.set_field("file_name", PlaylistDatabase.of(phone).name_of(playlist_id) or "")
@@ -303,7 +303,7 @@ class RetroActivity(Activity):
                                       field_name="file_name", field_hint="File name",
                                       buttons=[Choice("Cancel", "noop"), Choice("Save", "save_file")]))
 
-    def save_file(self, phone: Phone) -> None:
+    def save_file(self, phone: PhoneContext) -> None:
         self.focus = None
         name = self.fields.get("file_name", "").strip()
         if not name:
@@ -318,14 +318,14 @@ class RetroActivity(Activity):
             return
         phone.toast(f"Saved playlist to {name}")
 
-    def ask_delete(self, phone: Phone, playlist_id: int) -> None:
+    def ask_delete(self, phone: PhoneContext, playlist_id: int) -> None:
         name = PlaylistDatabase.of(phone).name_of(playlist_id) or ""
         phone.open_popup(self, Dialog("Delete playlist", f"Delete the playlist {name}?",
                                       buttons=[Choice("Cancel", "noop"),
                                                Choice("Delete", "do_delete", (playlist_id,),
                                                       destructive=True)]))
 
-    def do_delete(self, phone: Phone, playlist_id: int) -> None:
+    def do_delete(self, phone: PhoneContext, playlist_id: int) -> None:
         PlaylistDatabase.of(phone).delete(playlist_id)
 
 
@@ -341,10 +341,10 @@ class MainActivity(RetroActivity):
         super().__init__()
         self.tab = SONGS
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Retro Music"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if not prefs(phone).get_bool(KEY_INTRO_SHOWN, False):
             # as MainActivity does without its permission: the first-run screen instead
             phone.start_activity(PermissionActivity())
@@ -374,10 +374,10 @@ class MainActivity(RetroActivity):
         ui.set_y(ui.rect[3] - gap)
         self.mini_player(ui, phone)
 
-    def select(self, phone: Phone, i: int) -> None:
+    def select(self, phone: PhoneContext, i: int) -> None:
         self.tab = i
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         """BACK ends a selection on the Songs tab (it is kept while another tab shows);
         on another tab it goes back to Songs."""
         if self.tab != SONGS:
@@ -385,7 +385,7 @@ class MainActivity(RetroActivity):
             return True
         return super().on_back(phone)
 
-    def group_rows(self, ui: UI, phone: Phone, songs: list[Song], by: str, gap: int) -> None:
+    def group_rows(self, ui: UI, phone: PhoneContext, songs: list[Song], by: str, gap: int) -> None:
         groups: dict[str, list[Song]] = {}
         for s in songs:
             groups.setdefault(getattr(s, by), []).append(s)
@@ -400,7 +400,7 @@ class MainActivity(RetroActivity):
                 ui.row(name, info, icon="folder",
                        on_click=lambda n=name: phone.start_activity(SongListActivity(by, n)))
 
-    def playlist_rows(self, ui: UI, phone: Phone, gap: int) -> None:
+    def playlist_rows(self, ui: UI, phone: PhoneContext, gap: int) -> None:
         lists = PlaylistDatabase.of(phone).playlists()
         if not lists:
             ui.empty("No playlists")
@@ -412,7 +412,7 @@ class MainActivity(RetroActivity):
                        trailing=("menu", None, lambda p=pid, nm=name: self.playlist_menu(phone, p, nm),
                                  "More options", RID + "menu"))
 
-    def playlist_menu(self, phone: Phone, playlist_id: int, name: str) -> None:
+    def playlist_menu(self, phone: PhoneContext, playlist_id: int, name: str) -> None:
         phone.open_popup(self, Menu(self.playlist_choices(playlist_id),
                                     (phone.width // 2, phone.height // 3), title=name))
 
@@ -427,10 +427,10 @@ class SongListActivity(RetroActivity):
         self.by = by
         self.key = key
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return self.key
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if self.selected:
             self.selection_toolbar(ui, phone)
         else:
@@ -451,10 +451,10 @@ class SearchActivity(RetroActivity):
 
     name = "code.name.monkey.retromusic.activities.SearchActivity"
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Search"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("Search", back=True, rid=RID + "toolbar")
         ui.search("query", "Search your library…", rid=RID + "searchView")
         query = self.fields.get("query", "").strip().casefold()
@@ -477,10 +477,10 @@ class PlaylistDetailActivity(RetroActivity):
         super().__init__()
         self.playlist_id = playlist_id
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return PlaylistDatabase.of(phone).name_of(self.playlist_id) or "Playlist"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         db = PlaylistDatabase.of(phone)
         name = db.name_of(self.playlist_id)
         if name is None:  # deleted
@@ -505,17 +505,17 @@ class PlaylistDetailActivity(RetroActivity):
         ui.set_y(ui.rect[3] - gap)
         self.mini_player(ui, phone)
 
-    def play_from(self, phone: Phone, songs: list[Song], song_id: int) -> None:
+    def play_from(self, phone: PhoneContext, songs: list[Song], song_id: int) -> None:
         ids = [s.id for s in songs]
         if song_id in ids:
             open_queue(phone, songs, ids.index(song_id))
 
-    def entry_menu(self, phone: Phone, song_key: int, title: str) -> None:
+    def entry_menu(self, phone: PhoneContext, song_key: int, title: str) -> None:
         phone.open_popup(self, Menu([Choice("Remove from playlist", "remove_entry", (song_key,),
                                             destructive=True)],
                                     (phone.width // 2, phone.height // 3), title=title))
 
-    def remove_entry(self, phone: Phone, song_key: int) -> None:
+    def remove_entry(self, phone: PhoneContext, song_key: int) -> None:
         PlaylistDatabase.of(phone).remove(song_key)
 
 
@@ -524,10 +524,10 @@ class PlayingQueueActivity(RetroActivity):
 
     name = "code.name.monkey.retromusic.activities.PlayingQueueActivity"
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Playing queue"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("Playing queue", back=True, menu=[Choice("Clear playing queue", "clear_queue")],
                    rid=RID + "toolbar")
         queue = queue_songs(phone)
@@ -542,11 +542,11 @@ class PlayingQueueActivity(RetroActivity):
                        trailing=("menu", None, lambda i=i, t=s.title: self.queue_menu(phone, i, t),
                                  "More options", RID + "menu"))
 
-    def queue_menu(self, phone: Phone, index: int, title: str) -> None:
+    def queue_menu(self, phone: PhoneContext, index: int, title: str) -> None:
         phone.open_popup(self, Menu([Choice("Remove from playing queue", "remove_at", (index,))],
                                     (phone.width // 2, phone.height // 3), title=title))
 
-    def remove_at(self, phone: Phone, index: int) -> None:
+    def remove_at(self, phone: PhoneContext, index: int) -> None:
         queue = queue_songs(phone)
         if 0 <= index < len(queue):
             del queue[index]
@@ -555,7 +555,7 @@ class PlayingQueueActivity(RetroActivity):
             if index < pos or pos >= len(queue):
                 prefs(phone).put(KEY_POSITION, max(0, pos - 1))
 
-    def clear_queue(self, phone: Phone) -> None:
+    def clear_queue(self, phone: PhoneContext) -> None:
         PlaybackStateDatabase.of(phone).save([])
         prefs(phone).put(KEY_POSITION, 0)
 
@@ -572,10 +572,10 @@ class PermissionActivity(RetroActivity):
         super().__init__()
         self.granted = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Welcome"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.spacer(48)
         ui.text("Welcome to Retro Music", style="title", rid=RID + "title")
         ui.text("To play the music on this device, Retro Music needs access to it.")
@@ -589,15 +589,15 @@ class PermissionActivity(RetroActivity):
         ui.button("Let's go", lambda: self.finish_intro(phone), rid=RID + "finish",
                   enabled=self.granted)
 
-    def ask(self, phone: Phone) -> None:
+    def ask(self, phone: PhoneContext) -> None:
         phone.open_popup(self, Dialog(
             "Allow Retro Music to access music and audio on this device?",
             buttons=[Choice("Don't allow", "noop"), Choice("Allow", "allow")]))
 
-    def allow(self, phone: Phone) -> None:
+    def allow(self, phone: PhoneContext) -> None:
         self.granted = True
 
-    def finish_intro(self, phone: Phone) -> None:
+    def finish_intro(self, phone: PhoneContext) -> None:
         prefs(phone).put(KEY_INTRO_SHOWN, True)
         phone.start_activity(MainActivity())
         phone.finish_activity(self)

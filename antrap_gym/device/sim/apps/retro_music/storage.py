@@ -19,7 +19,7 @@ from antrap_gym.device.sim.storage.prefs import SharedPreferences
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "code.name.monkey.retromusic"
 PLAYLIST_DB = f"/data/data/{PKG}/databases/playlist.db"
@@ -71,7 +71,7 @@ class PlaylistDatabase(SqliteStore):
     version = 24
 
     @classmethod
-    def of(cls, phone: Phone) -> PlaylistDatabase:
+    def of(cls, phone: PhoneContext) -> PlaylistDatabase:
         return phone.databases[cls.path]  # type: ignore[return-value]
 
     def playlists(self) -> list[tuple[int, str, int]]:
@@ -133,7 +133,7 @@ class PlaybackStateDatabase(SqliteStore):
     version = 12
 
     @classmethod
-    def of(cls, phone: Phone) -> PlaybackStateDatabase:
+    def of(cls, phone: PhoneContext) -> PlaybackStateDatabase:
         return phone.databases[cls.path]  # type: ignore[return-value]
 
     def queue(self) -> list[tuple[int, str, str, int]]:
@@ -157,5 +157,5 @@ class RetroPrefs(SharedPreferences):
     path = PREFS
 
 
-def prefs(phone: Phone) -> SharedPreferences:
+def prefs(phone: PhoneContext) -> SharedPreferences:
     return phone.databases[RetroPrefs.path]  # type: ignore[return-value]

@@ -20,7 +20,7 @@ from antrap_gym.device.sim.storage.settings import (
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.android.settings"
@@ -48,37 +48,37 @@ class SettingsActivity(Activity):
     package = PKG
     title_text: ClassVar[str] = "Settings"
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return self.title_text
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(self.title_text, back=True, rid="com.android.settings:id/action_bar")
         with ui.scroll("list", rid="com.android.settings:id/recycler_view"):
             self.rows(ui, phone)
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         raise NotImplementedError
 
     # helpers -----------------------------------------------------------------
     @staticmethod
-    def toggle(phone: Phone, ns: str, key: str, on: str = "1", off: str = "0") -> None:
+    def toggle(phone: PhoneContext, ns: str, key: str, on: str = "1", off: str = "0") -> None:
         cur = phone.settings.get(ns, key)
         phone.settings.put(ns, key, off if cur == on else on)
 
-    def switch(self, ui: UI, phone: Phone, title: str, ns: str, key: str, summary: str | None = None,
+    def switch(self, ui: UI, phone: PhoneContext, title: str, ns: str, key: str, summary: str | None = None,
                on: str = "1", off: str = "0") -> None:
         checked = phone.settings.get(ns, key) == on
         ui.switch_row(title, checked, lambda: self.toggle(phone, ns, key, on, off), summary)
 
     @staticmethod
-    def radio_switch(ui: UI, phone: Phone, title: str, is_on, set_on,
+    def radio_switch(ui: UI, phone: PhoneContext, title: str, is_on, set_on,
                      summary: str | None = None) -> None:
         """A radio's switch: shows and sets it the way the system service persists it."""
         s = phone.settings
         checked = bool(is_on(s))
         ui.switch_row(title, checked, lambda: set_on(s, not checked), summary)
 
-    def go(self, phone: Phone, cls: type[Activity]):
+    def go(self, phone: PhoneContext, cls: type[Activity]):
         return lambda: phone.start_activity(cls())
 
 
@@ -88,7 +88,7 @@ class SettingsActivity(Activity):
 class SettingsHome(SettingsActivity):
     name = ".Settings"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.spacer(16)
         ui.text("Settings", style="title", pad=24)
         ui.search("search", "Search settings", rid="com.android.settings:id/search_action_bar")
@@ -103,7 +103,7 @@ class SettingsHome(SettingsActivity):
             if not shown:
                 ui.text("No results", style="summary")
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.fields.get("search"):
             self.set_field("search", "")
             self.focus = None
@@ -115,7 +115,7 @@ class NetworkActivity(SettingsActivity):
     name = ".Settings$NetworkDashboardActivity"
     title_text = "Network & internet"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         s = phone.settings
         ui.row("Internet", "AndroidWifi" if radios.wifi_on(s) else "Off", icon="wifi",
                on_click=self.go(phone, InternetActivity))
@@ -127,7 +127,7 @@ class InternetActivity(SettingsActivity):
     name = ".Settings$NetworkProviderSettingsActivity"
     title_text = "Internet"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         self.radio_switch(ui, phone, "Wi-Fi", radios.wifi_on, radios.set_wifi)
         if not radios.wifi_on(phone.settings):
             ui.text("To see available networks, turn Wi-Fi on.", style="summary")
@@ -142,7 +142,7 @@ class SimActivity(SettingsActivity):
     name = ".Settings$MobileNetworkActivity"
     title_text = "T-Mobile"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         self.switch(ui, phone, "Mobile data", "global", "mobile_data", "Access data using mobile network")
         self.switch(ui, phone, "Roaming", "global", "data_roaming", "Connect to data services when roaming")
 
@@ -151,7 +151,7 @@ class ConnectedDevicesActivity(SettingsActivity):
     name = ".Settings$ConnectedDeviceDashboardActivity"
     title_text = "Connected devices"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         ui.header("Other devices")
         ui.row("Connection preferences", "Bluetooth, Android Auto, NFC", icon="bluetooth",
                on_click=self.go(phone, ConnectionPrefsActivity))
@@ -161,7 +161,7 @@ class ConnectionPrefsActivity(SettingsActivity):
     name = ".Settings$AdvancedConnectedDeviceActivity"
     title_text = "Connection preferences"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         on = radios.bluetooth_on(phone.settings)
         ui.row("Bluetooth", "On" if on else "Off", icon="bluetooth",
                on_click=self.go(phone, BluetoothActivity))
@@ -170,7 +170,7 @@ class ConnectionPrefsActivity(SettingsActivity):
                       "Allow use of NFC")
 
     @staticmethod
-    def _set_nfc(phone: Phone, on: bool) -> None:
+    def _set_nfc(phone: PhoneContext, on: bool) -> None:
         phone.state.nfc_on = on
         phone.changed()
 
@@ -179,7 +179,7 @@ class BluetoothActivity(SettingsActivity):
     name = ".Settings$BluetoothDashboardActivity"
     title_text = "Bluetooth"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         self.radio_switch(ui, phone, "Use Bluetooth", radios.bluetooth_on, radios.set_bluetooth)
         ui.row("Device name", phone.settings.get("global", "device_name") or "Pixel 6")
 
@@ -188,7 +188,7 @@ class AppsActivity(SettingsActivity):
     name = ".Settings$ManageApplicationsActivity"
     title_text = "Apps"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         ui.header("All apps")
         for app in sorted((a for a in phone.apps.values() if a.launchable),
                           key=lambda a: a.label.lower()):
@@ -204,7 +204,7 @@ class AppInfoActivity(SettingsActivity):
         super().__init__()
         self.target = target
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         app = phone.apps.get(self.target)
         if app is None:
             ui.empty("App not installed")
@@ -219,12 +219,12 @@ class AppInfoActivity(SettingsActivity):
         if not running:
             ui.text("App is not running", style="caption", pad=24)
 
-    def _ask_stop(self, phone: Phone) -> None:
+    def _ask_stop(self, phone: PhoneContext) -> None:
         phone.open_popup(self, Dialog(
             "Force stop?", "If you force stop an app, it may misbehave.",
             [Choice("Cancel", "noop"), Choice("OK", "do_stop")]))
 
-    def do_stop(self, phone: Phone) -> None:
+    def do_stop(self, phone: PhoneContext) -> None:
         phone.force_stop(self.target)
         phone.toast("App stopped")
 
@@ -233,7 +233,7 @@ class BatteryActivity(SettingsActivity):
     name = ".Settings$PowerUsageSummaryActivity"
     title_text = "Battery"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         ui.text("87%", style="title", pad=24)
         ui.text("About 1 day, 3 hr left", style="summary", pad=24)
         self.switch(ui, phone, "Battery Saver", "global", "low_power", "Extend battery life")
@@ -245,7 +245,7 @@ class SoundActivity(SettingsActivity):
     name = ".Settings$SoundSettingsActivity"
     title_text = "Sound & vibration"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         s = phone.settings
         for label, stream in (("Media volume", 3), ("Call volume", 0),
                               ("Ring & notification volume", 2), ("Alarm volume", 4)):
@@ -263,7 +263,7 @@ class DndActivity(SettingsActivity):
     name = ".Settings$ZenModeSettingsActivity"
     title_text = "Do Not Disturb"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         self.switch(ui, phone, "Do Not Disturb", "global", "zen_mode",
                     "Only get notified by important people and apps")
 
@@ -272,7 +272,7 @@ class DisplayActivity(SettingsActivity):
     name = ".Settings$DisplaySettingsActivity"
     title_text = "Display"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         s = phone.settings
         level = s.get_int("system", "screen_brightness", 102)
         pct = round(100 * level / BRIGHTNESS_MAX)
@@ -294,7 +294,7 @@ class DisplayActivity(SettingsActivity):
         ui.header("Other display controls")
         self.switch(ui, phone, "Auto-rotate screen", "system", "accelerometer_rotation")
 
-    def _timeout_dialog(self, phone: Phone) -> None:
+    def _timeout_dialog(self, phone: PhoneContext) -> None:
         cur = phone.settings.get_int("system", "screen_off_timeout", 30000)
         labels = list(SCREEN_TIMEOUTS_MS)
         phone.open_popup(self, Dialog(
@@ -303,7 +303,7 @@ class DisplayActivity(SettingsActivity):
             checked=next((i for i, k in enumerate(labels) if SCREEN_TIMEOUTS_MS[k] == cur), -1),
             buttons=[Choice("Cancel", "noop")]))
 
-    def set_timeout(self, phone: Phone, ms: int) -> None:
+    def set_timeout(self, phone: PhoneContext, ms: int) -> None:
         phone.settings.put("system", "screen_off_timeout", str(ms))
 
 
@@ -311,7 +311,7 @@ class StorageActivity(SettingsActivity):
     name = ".Settings$StorageDashboardActivity"
     title_text = "Storage"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         used = sum(len(f.data) for f in phone.fs.files.values())
         ui.text(f"{used / 1024:.1f} kB used of internal storage (user files)", style="title", pad=24)
         counts: dict[str, int] = {}
@@ -327,7 +327,7 @@ class LocationActivity(SettingsActivity):
     name = ".Settings$LocationSettingsActivity"
     title_text = "Location"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         self.switch(ui, phone, "Use location", "secure", "location_mode", on="3", off="0")
 
 
@@ -335,7 +335,7 @@ class SecurityActivity(SettingsActivity):
     name = ".Settings$SecurityDashboardActivity"
     title_text = "Security & privacy"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         ui.row("Screen lock", "None")
         self.switch(ui, phone, "Show passwords", "system", "show_password",
                     "Display characters briefly as you type")
@@ -345,7 +345,7 @@ class AccessibilityActivity(SettingsActivity):
     name = ".Settings$AccessibilitySettingsActivity"
     title_text = "Accessibility"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         scale = phone.settings.get("system", "font_scale") or "1.0"
         label = next((k for k, v in FONT_SCALES.items() if float(v) == float(scale)), scale)
         ui.row("Font size", label, on_click=lambda: phone.open_popup(self, Dialog(
@@ -357,7 +357,7 @@ class AccessibilityActivity(SettingsActivity):
         self.switch(ui, phone, "Remove animations", "global", "animator_duration_scale",
                     on="0", off="1")
 
-    def set_font(self, phone: Phone, value: str) -> None:
+    def set_font(self, phone: PhoneContext, value: str) -> None:
         phone.settings.put("system", "font_scale", value)
 
 
@@ -365,7 +365,7 @@ class NotificationsActivity(SettingsActivity):
     name = ".Settings$ConfigureNotificationSettingsActivity"
     title_text = "Notifications"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         self.switch(ui, phone, "Notification history", "secure", "notification_history_enabled",
                     "Show recent and snoozed notifications")
         self.switch(ui, phone, "Hide silent notifications in status bar", "secure",
@@ -376,7 +376,7 @@ class SystemActivity(SettingsActivity):
     name = ".Settings$SystemDashboardActivity"
     title_text = "System"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         ui.row("Languages", "English (United States)")
         ui.row("Date & time", "GMT+00:00 Coordinated Universal Time",
                on_click=self.go(phone, DateTimeActivity))
@@ -386,7 +386,7 @@ class DateTimeActivity(SettingsActivity):
     name = ".Settings$DateTimeSettingsActivity"
     title_text = "Date & time"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         self.switch(ui, phone, "Set time automatically", "global", "auto_time")
         self.switch(ui, phone, "Set time zone automatically", "global", "auto_time_zone")
         self.switch(ui, phone, "Use 24-hour format", "system", "time_12_24", on="24", off="12")
@@ -396,7 +396,7 @@ class AboutActivity(SettingsActivity):
     name = ".Settings$MyDeviceInfoActivity"
     title_text = "About phone"
 
-    def rows(self, ui: UI, phone: Phone) -> None:
+    def rows(self, ui: UI, phone: PhoneContext) -> None:
         name = phone.settings.get("global", "device_name") or "Pixel 6"
         ui.row("Device name", name, on_click=lambda: self._rename(phone),
                rid="com.android.settings:id/device_name")
@@ -405,21 +405,21 @@ class AboutActivity(SettingsActivity):
         for key, value in ABOUT.items():
             ui.row(key, value)
 
-    def _rename(self, phone: Phone) -> None:
+    def _rename(self, phone: PhoneContext) -> None:
         self.set_field("device_name", phone.settings.get("global", "device_name") or "")
         phone.open_popup(self, Dialog("Device name", field_name="device_name",
                                       buttons=[Choice("Cancel", "noop"), Choice("OK", "rename")]))
 
-    def rename(self, phone: Phone) -> None:
+    def rename(self, phone: PhoneContext) -> None:
         value = self.fields.get("device_name", "").strip()
         if value:
             phone.settings.put("global", "device_name", value)
         self.focus = None
 
-    def noop(self, phone: Phone) -> None:
+    def noop(self, phone: PhoneContext) -> None:
         self.focus = None
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         if field == "device_name" and self.popup is not None:
             self.popup = None
             self.rename(phone)

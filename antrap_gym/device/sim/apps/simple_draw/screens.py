@@ -23,7 +23,7 @@ from antrap_gym.device.sim.toolkit.builder import BarAction
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 PKG = "com.simplemobiletools.draw.pro"
@@ -64,13 +64,13 @@ class MainActivity(Activity):
         self.size = (0, 0)  # the canvas, px (what a saved image measures)
         self.saving = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Simple Draw"
 
-    def _width(self, phone: Phone) -> int:
+    def _width(self, phone: PhoneContext) -> int:
         return max(1, round(self.brush / 4 * phone.density))
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("Simple Draw", rid=RID + "main_toolbar", actions=[
             BarAction("undo", "Undo", lambda: self.undo(phone), rid=RID + "menu_undo"),
             BarAction("redo", "Redo", lambda: self.redo(phone), rid=RID + "menu_redo"),
@@ -106,7 +106,7 @@ class MainActivity(Activity):
             self._build_save(ui, phone)
 
     # --- drawing -----------------------------------------------------------------------------
-    def draw(self, phone: Phone, canvas, x0: int, y0: int, x1: int, y1: int) -> bool:
+    def draw(self, phone: PhoneContext, canvas, x0: int, y0: int, x1: int, y1: int) -> bool:
         """A stroke from (x0, y0) to (x1, y1), a dot when they are the same point."""
         def local(x: int, y: int) -> tuple[int, int]:
             return (min(max(x, canvas[0]), canvas[2] - 1) - canvas[0],
@@ -118,35 +118,35 @@ class MainActivity(Activity):
         self.undone.clear()
         return True
 
-    def undo(self, phone: Phone) -> None:
+    def undo(self, phone: PhoneContext) -> None:
         if self.strokes:
             self.undone.append(self.strokes.pop())
 
-    def redo(self, phone: Phone) -> None:
+    def redo(self, phone: PhoneContext) -> None:
         if self.undone:
             self.strokes.append(self.undone.pop())
 
-    def clear(self, phone: Phone) -> None:
+    def clear(self, phone: PhoneContext) -> None:
         self.strokes.clear()
         self.undone.clear()
 
-    def toggle_eraser(self, phone: Phone) -> None:
+    def toggle_eraser(self, phone: PhoneContext) -> None:
         self.eraser = not self.eraser
 
-    def set_brush(self, phone: Phone, value: float) -> None:
+    def set_brush(self, phone: PhoneContext, value: float) -> None:
         self.brush = max(1, min(MAX_BRUSH, round(value)))
 
-    def open_colors(self, phone: Phone) -> None:
+    def open_colors(self, phone: PhoneContext) -> None:
         phone.open_popup(self, Dialog("Select color", choices=[
             Choice(name, "pick_color", (i,)) for i, (name, _) in enumerate(COLORS)],
             checked=self.color, buttons=[Choice("Cancel", "noop")]))
 
-    def pick_color(self, phone: Phone, i: int) -> None:
+    def pick_color(self, phone: PhoneContext, i: int) -> None:
         self.color = i
         self.eraser = False
 
     # --- saving ------------------------------------------------------------------------------
-    def _build_save(self, ui: UI, phone: Phone) -> None:
+    def _build_save(self, ui: UI, phone: PhoneContext) -> None:
         """The Save as dialog, drawn over the canvas (its card rides above the keyboard)."""
         with card.dialog(ui, SAVE_TITLE, lambda: self.close_save(phone)) as d:
             d.edit("file_name", "File name", rid=RID + "save_image_filename")
@@ -169,28 +169,28 @@ class MainActivity(Activity):
             d.button_bar([("Cancel", lambda: self.close_save(phone), "text"),
                           ("OK", lambda: self.save(phone), "text")])
 
-    def open_save(self, phone: Phone) -> None:
+    def open_save(self, phone: PhoneContext) -> None:
         """Save: a file name to start with (the app's own, by the time), the last format
         and folder chosen."""
         self.set_field("file_name", "image_" + str(phone.now))
         self.saving = True
         self.focus = None
 
-    def close_save(self, phone: Phone) -> None:
+    def close_save(self, phone: PhoneContext) -> None:
         self.saving = False
         self.focus = None
         phone.wm.ime_shown = False
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.saving:
             self.close_save(phone)
             return True
         return False
 
-    def pick_ext(self, phone: Phone, ext: str) -> None:
+    def pick_ext(self, phone: PhoneContext, ext: str) -> None:
         self.ext = ext
 
-    def pick_folder(self, phone: Phone) -> None:
+    def pick_folder(self, phone: PhoneContext) -> None:
         """The folders of the internal storage (and itself), the current one checked."""
         fs = phone.fs
         folders = [SDCARD] + [posixpath.join(SDCARD, n) for n in fs.listdir(SDCARD)
@@ -201,10 +201,10 @@ class MainActivity(Activity):
             checked=folders.index(self.folder) if self.folder in folders else -1,
             buttons=[Choice("Cancel", "noop")]))
 
-    def set_folder(self, phone: Phone, folder: str) -> None:
+    def set_folder(self, phone: PhoneContext, folder: str) -> None:
         self.folder = folder
 
-    def save(self, phone: Phone) -> None:
+    def save(self, phone: PhoneContext) -> None:
         name = self.fields.get("file_name", "").strip()
         if not name:
             phone.toast("Filename cannot be empty")

@@ -14,7 +14,7 @@ from antrap_gym.device.sim.apps.sms.screens import (
 )
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class SimpleSms(App):
@@ -30,6 +30,6 @@ class SimpleSms(App):
     storage = (SmsProvider,)
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         """The provider dates a message written without one by the device clock."""
         SmsProvider.of(phone).clock = lambda: phone.clock_ms

@@ -17,7 +17,7 @@ from antrap_gym.device.sim.apps.sms.provider import Message, SmsProvider
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
     from antrap_gym.device.sim.toolkit.views import View
 
@@ -33,7 +33,7 @@ EMPTY = "No stored conversations have been found"
 NUMBER = re.compile(r"\+?[\d\s\-().]+")
 
 
-def sms(phone: Phone) -> SmsProvider:
+def sms(phone: PhoneContext) -> SmsProvider:
     return SmsProvider.of(phone)
 
 
@@ -48,14 +48,14 @@ def is_number(s: str) -> bool:
     return bool(NUMBER.fullmatch(s)) and len(re.sub(r"\D", "", s)) >= 3
 
 
-def names(phone: Phone) -> dict[str, str]:
+def names(phone: PhoneContext) -> dict[str, str]:
     """Contact names by number (digits), for showing threads as people."""
     if "com.android.contacts" not in phone.providers:
         return {}
     return {digits(c.phone): c.name for c in ContactsProvider.of(phone).all() if c.phone}
 
 
-def shown_as(phone: Phone, address: str, book: dict[str, str] | None = None) -> str:
+def shown_as(phone: PhoneContext, address: str, book: dict[str, str] | None = None) -> str:
     book = names(phone) if book is None else book
     return book.get(digits(address), address) if digits(address) else address
 
@@ -90,10 +90,10 @@ class MainActivity(SmsActivity):
 
     name = ".activities.MainActivity"
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return APP_TITLE
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(APP_TITLE, rid=RID + "main_toolbar",
                    menu=[Choice("Settings", "noop"), Choice("About", "noop")])
         threads = sms(phone).threads()
@@ -111,7 +111,7 @@ class MainActivity(SmsActivity):
         ui.fab("add", START, lambda: phone.start_activity(NewConversationActivity()),
                rid=RID + "conversations_fab")
 
-    def open(self, phone: Phone, address: str) -> None:
+    def open(self, phone: PhoneContext, address: str) -> None:
         tid = sms(phone).thread_of(address)
         if tid is not None:
             sms(phone).mark_read(tid)
@@ -128,10 +128,10 @@ class NewConversationActivity(SmsActivity):
         super().__init__()
         self.focus = self.FIELD
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return NEW_TITLE
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(NEW_TITLE, back=True, rid=RID + "new_conversation_toolbar")
         box = ui.edit(self.FIELD, ADDRESS_HINT, rid=RID + "new_conversation_address")
         _beside(ui, box, "OK", "Confirm", lambda: self.confirm(phone),
@@ -149,14 +149,14 @@ class NewConversationActivity(SmsActivity):
                     ui.row(c.name, c.phone, avatar=c.name,
                            on_click=lambda n=c.phone: self.go(phone, n), rid=RID + "item_contact_frame")
 
-    def confirm(self, phone: Phone) -> None:
+    def confirm(self, phone: PhoneContext) -> None:
         number = self.fields.get(self.FIELD, "").strip()
         if not is_number(number):
             phone.toast("Invalid phone number")
             return
         self.go(phone, number)
 
-    def go(self, phone: Phone, address: str) -> None:
+    def go(self, phone: PhoneContext, address: str) -> None:
         """The thread with `address`, its message field focused and the keyboard up."""
         phone.finish_activity(self)
         thread = ThreadActivity(address)
@@ -164,7 +164,7 @@ class NewConversationActivity(SmsActivity):
         phone.wm.ime_shown = True
         phone.start_activity(thread)
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         """The IME's Done: a number opens its thread; a name only hides the keyboard (pick
         the contact from the suggestions)."""
         if is_number(self.fields.get(self.FIELD, "").strip()):
@@ -186,14 +186,14 @@ class ThreadActivity(SmsActivity):
         self.address = address
         self.scroll["messages"] = 10**9  # the newest message in view (clamped on layout)
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return shown_as(phone, self.address)
 
-    def messages(self, phone: Phone) -> list[Message]:
+    def messages(self, phone: PhoneContext) -> list[Message]:
         tid = sms(phone).thread_of(self.address)
         return [] if tid is None else sms(phone).messages(tid)
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar(self.title(phone), back=True, rid=RID + "thread_toolbar",
                    menu=[Choice("Delete", "ask_delete_thread")])
         compose = ui.dp(72)
@@ -207,7 +207,7 @@ class ThreadActivity(SmsActivity):
         box = ui.edit(self.FIELD, MESSAGE_HINT, rid=RID + "thread_type_message")
         _beside(ui, box, "SMS", "Send", lambda: self.send(phone), RID + "thread_send_message")
 
-    def menu(self, phone: Phone, m: Message, rect: tuple[int, int, int, int]) -> None:
+    def menu(self, phone: PhoneContext, m: Message, rect: tuple[int, int, int, int]) -> None:
         items = [Choice("Copy", "copy", (m.id,))]
         if m.outgoing:
             items.append(Choice("Resend", "resend", (m.id,)))
@@ -215,7 +215,7 @@ class ThreadActivity(SmsActivity):
         phone.open_popup(self, Menu(items, ((rect[0] + rect[2]) // 2, rect[3])))
 
     # --- actions --------------------------------------------------------------------------
-    def send(self, phone: Phone) -> None:
+    def send(self, phone: PhoneContext) -> None:
         body = self.fields.get(self.FIELD, "").strip()
         if not body or not self.address:
             return
@@ -223,38 +223,38 @@ class ThreadActivity(SmsActivity):
         self.set_field(self.FIELD, "")
         self.scroll["messages"] = 10**9
 
-    def copy(self, phone: Phone, message_id: int) -> None:
+    def copy(self, phone: PhoneContext, message_id: int) -> None:
         m = sms(phone).get(message_id)
         if m is not None:
             phone.clipboard.set(m.body)
             phone.toast("Copied to clipboard")
 
-    def resend(self, phone: Phone, message_id: int) -> None:
+    def resend(self, phone: PhoneContext, message_id: int) -> None:
         m = sms(phone).get(message_id)
         if m is not None:
             sms(phone).send(m.address, m.body)
             self.scroll["messages"] = 10**9
 
-    def ask_delete(self, phone: Phone, message_id: int) -> None:
+    def ask_delete(self, phone: PhoneContext, message_id: int) -> None:
         phone.open_popup(self, Dialog(DELETE_TITLE, "Are you sure you want to delete 1 message?",
                                       buttons=[Choice("Cancel", "noop"),
                                                Choice("Delete", "delete", (message_id,),
                                                       destructive=True)]))
 
-    def delete(self, phone: Phone, message_id: int) -> None:
+    def delete(self, phone: PhoneContext, message_id: int) -> None:
         sms(phone).remove(message_id)
 
-    def ask_delete_thread(self, phone: Phone) -> None:
+    def ask_delete_thread(self, phone: PhoneContext) -> None:
         phone.open_popup(self, Dialog(DELETE_TITLE, "Are you sure you want to delete the"
                                       " selected conversation?",
                                       buttons=[Choice("Cancel", "noop"),
                                                Choice("Delete", "delete_thread", destructive=True)]))
 
-    def delete_thread(self, phone: Phone) -> None:
+    def delete_thread(self, phone: PhoneContext) -> None:
         tid = sms(phone).thread_of(self.address)
         if tid is not None:
             sms(phone).remove_thread(tid)
         phone.finish_activity(self)
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         self.focus = None

@@ -27,7 +27,7 @@ from antrap_gym.device.sim.toolkit import text as txt
 from antrap_gym.device.sim.toolkit.popups import Choice
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.toolkit.builder import UI
 
 RID = PKG + ":id/"
@@ -71,7 +71,7 @@ class MainActivity(Activity):
     package = PKG
     name = "com.todoroo.astrid.activity.MainActivity"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         show = prefs(phone).get_bool(SHOW_COMPLETED, False)
         ui.toolbar("My Tasks", menu=[Choice("Hide completed" if show else "Show completed",
                                             "toggle_completed")], rid=RID + "toolbar")
@@ -90,7 +90,7 @@ class MainActivity(Activity):
                     self._row(ui, phone, t, now)
         ui.fab("add", "Create new task", lambda: None, rid=RID + "fab")
 
-    def _row(self, ui: UI, phone: Phone, t: dict, now: int) -> None:
+    def _row(self, ui: UI, phone: PhoneContext, t: dict, now: int) -> None:
         """The completion box tinted by priority, the title, the due date at the right."""
         tid = t["id"]
         r = ui._take(ui.dp(56))
@@ -113,14 +113,14 @@ class MainActivity(Activity):
         ui.mk("text", (r[0] + ui.dp(56), r[1], right, r[3]), row, text=t["title"] or "",
               style="row_title", rid=RID + "title")
 
-    def set_done(self, phone: Phone, task_id: int, done: bool) -> None:
+    def set_done(self, phone: PhoneContext, task_id: int, done: bool) -> None:
         TasksDatabase.of(phone).complete(task_id, done, phone.clock_ms)
 
-    def toggle_completed(self, phone: Phone) -> None:
+    def toggle_completed(self, phone: PhoneContext) -> None:
         p = prefs(phone)
         p.put(SHOW_COMPLETED, not p.get_bool(SHOW_COMPLETED, False))
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "My Tasks"
 
 
@@ -134,7 +134,7 @@ class TaskEditActivity(Activity):
         self.loaded = False
         self.importance = 3
 
-    def _load(self, phone: Phone) -> dict | None:
+    def _load(self, phone: PhoneContext) -> dict | None:
         task = TasksDatabase.of(phone).task(self.task_id)
         if task is not None and not self.loaded:
             self.loaded = True
@@ -143,7 +143,7 @@ class TaskEditActivity(Activity):
             self.importance = int(task["importance"])
         return task
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         task = self._load(phone)
         ui.toolbar("", back=True, actions=[("check", "Save", lambda: phone.finish_activity(self))],
                    rid=RID + "toolbar")
@@ -183,12 +183,12 @@ class TaskEditActivity(Activity):
     def set_priority(self, index: int) -> None:
         self.importance = index
 
-    def toggle_done(self, phone: Phone) -> None:
+    def toggle_done(self, phone: PhoneContext) -> None:
         task = TasksDatabase.of(phone).task(self.task_id)
         if task is not None:
             TasksDatabase.of(phone).complete(self.task_id, not task["completed"], phone.clock_ms)
 
-    def on_finish(self, phone: Phone) -> None:
+    def on_finish(self, phone: PhoneContext) -> None:
         task = TasksDatabase.of(phone).task(self.task_id)
         if task is None or not self.loaded:
             return
@@ -197,5 +197,5 @@ class TaskEditActivity(Activity):
         if any(new[k] != task[k] for k in new):
             TasksDatabase.of(phone).update(self.task_id, phone.clock_ms, **new)
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return self.fields.get("title", "") or "Task"

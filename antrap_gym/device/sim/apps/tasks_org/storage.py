@@ -14,7 +14,7 @@ from antrap_gym.device.sim.storage.prefs import SharedPreferences
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "org.tasks"
 DB_PATH = f"/data/data/{PKG}/databases/database"
@@ -68,7 +68,7 @@ class TasksDatabase(SqliteStore):
     version = 88
 
     @classmethod
-    def of(cls, phone: Phone) -> TasksDatabase:
+    def of(cls, phone: PhoneContext) -> TasksDatabase:
         return phone.databases[cls.path]  # type: ignore[return-value]
 
     def tasks(self) -> list[dict]:
@@ -102,5 +102,5 @@ class TasksPrefs(SharedPreferences):
     path = PREFS_PATH
 
 
-def prefs(phone: Phone) -> SharedPreferences:
+def prefs(phone: PhoneContext) -> SharedPreferences:
     return phone.databases[TasksPrefs.path]  # type: ignore[return-value]

@@ -20,7 +20,7 @@ from antrap_gym.device.sim.apps.vlc.storage import KEY_ONBOARDING_DONE, PKG, Med
 from antrap_gym.device.sim.intents import IntentFilter
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 
 class Vlc(App):
@@ -34,5 +34,5 @@ class Vlc(App):
     storage = (MediaLibrary, VlcPrefs)
 
     @classmethod
-    def install(cls, phone: Phone) -> None:
+    def install(cls, phone: PhoneContext) -> None:
         prefs(phone).put(KEY_ONBOARDING_DONE, True)

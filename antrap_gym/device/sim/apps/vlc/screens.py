@@ -29,8 +29,8 @@ from antrap_gym.device.sim.intents import local_path
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
 
 if TYPE_CHECKING:
+    from antrap_gym.device.sim.context import PhoneContext
     from antrap_gym.device.sim.intents import Intent
-    from antrap_gym.device.sim.phone import Phone
     from antrap_gym.device.sim.toolkit.builder import UI
 
 RID = PKG + ":id/"
@@ -50,21 +50,21 @@ def title_of(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path))[0]
 
 
-def video_paths(phone: Phone) -> list[str]:
+def video_paths(phone: PhoneContext) -> list[str]:
     """Every video file on shared storage (none hidden, none under Android/), by title."""
     out = [p for p in phone.fs.files if p.startswith(SDCARD + "/") and "/." not in p
            and not p.startswith(SDCARD + "/Android/") and is_video(posixpath.basename(p))]
     return sorted(out, key=lambda p: (title_of(p).casefold(), p))
 
 
-def duration_of(phone: Phone, path: str) -> int:
+def duration_of(phone: PhoneContext, path: str) -> int:
     try:
         return read_video(phone.fs.read(path)).duration
     except Exception:  # gone or unreadable
         return 0
 
 
-def media_for(phone: Phone, path: str) -> int:
+def media_for(phone: PhoneContext, path: str) -> int:
     """The media library's row for a file (made when there is none)."""
     size = len(phone.fs.read(path)) if phone.fs.isfile(path) else 0
     return MediaLibrary.of(phone).media_id(path, TYPE_VIDEO, duration_of(phone, path), size, phone.now)
@@ -82,7 +82,7 @@ class VlcActivity(Activity):
         #: the videos the open "Add to playlist" dialog is for
         self.pending: list[str] = []
 
-    def video_rows(self, ui: UI, phone: Phone, paths: list[str], key: str) -> None:
+    def video_rows(self, ui: UI, phone: PhoneContext, paths: list[str], key: str) -> None:
         picked = set(self.selected)
         with ui.scroll(key, rid=RID + "video_grid"):
             for p in paths:
@@ -109,7 +109,7 @@ class VlcActivity(Activity):
     def clear_selection(self) -> None:
         self.selected = []
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         if self.selected:
             self.selected = []
             return True
@@ -122,22 +122,22 @@ class VlcActivity(Activity):
                          Choice("Add to playlist", "ask_add_to_playlist", paths)])
 
     # --- playing ----------------------------------------------------------------------
-    def play(self, phone: Phone, paths: list[str], start: int = 0) -> None:
+    def play(self, phone: PhoneContext, paths: list[str], start: int = 0) -> None:
         if paths:
             phone.start_activity(VideoPlayerActivity(paths[start], phone.clock_ms))
 
-    def play_paths(self, phone: Phone, *paths: str) -> None:
+    def play_paths(self, phone: PhoneContext, *paths: str) -> None:
         self.selected = []
         self.play(phone, list(paths))
 
     # --- a video's menu -------------------------------------------------------------------
-    def video_menu(self, phone: Phone, path: str) -> None:
+    def video_menu(self, phone: PhoneContext, path: str) -> None:
         phone.open_popup(self, Menu([Choice("Play", "play_paths", (path,)),
                                      Choice("Add to playlist", "ask_add_to_playlist", (path,)),
                                      Choice("Information", "show_info", (path,))],
                                     (phone.width // 2, phone.height // 3), title=title_of(path)))
 
-    def show_info(self, phone: Phone, path: str) -> None:
+    def show_info(self, phone: PhoneContext, path: str) -> None:
         size = len(phone.fs.read(path)) if phone.fs.isfile(path) else 0
         length = duration_of(phone, path)
         phone.open_popup(self, Dialog(title_of(path), (
@@ -146,7 +146,7 @@ class VlcActivity(Activity):
             buttons=[Choice("OK", "noop")]))
 
     # --- adding to a playlist ---------------------------------------------------------------
-    def ask_add_to_playlist(self, phone: Phone, *paths: str) -> None:
+    def ask_add_to_playlist(self, phone: PhoneContext, *paths: str) -> None:
         self.pending = list(paths)
         self.selected = []
         self.set_field("new_playlist", "")
@@ -157,7 +157,7 @@ class VlcActivity(Activity):
             field_name="new_playlist", field_hint="New playlist",
             buttons=[Choice("Cancel", "noop"), Choice("Create", "create_playlist")]))
 
-    def create_playlist(self, phone: Phone) -> None:
+    def create_playlist(self, phone: PhoneContext) -> None:
         self.focus = None
         name = self.fields.get("new_playlist", "").strip()
         if not name:
@@ -168,14 +168,14 @@ class VlcActivity(Activity):
         pid = existing if existing is not None else ml.create(name, phone.now)
         self.add_pending_to(phone, pid)
 
-    def add_pending_to(self, phone: Phone, playlist_id: int) -> None:
+    def add_pending_to(self, phone: PhoneContext, playlist_id: int) -> None:
         ml = MediaLibrary.of(phone)
         items = [(media_for(phone, p), duration_of(phone, p)) for p in self.pending if phone.fs.isfile(p)]
         self.pending = []
         ml.append(playlist_id, items)
         phone.toast(f"{len(items)} item(s) added to {ml.name_of(playlist_id)}")
 
-    def on_submit(self, phone: Phone, field: str) -> None:
+    def on_submit(self, phone: PhoneContext, field: str) -> None:
         if field == "new_playlist" and self.popup is not None:
             self.popup = None
             self.create_playlist(phone)
@@ -183,7 +183,7 @@ class VlcActivity(Activity):
             self.popup = None
             self.do_rename(phone)
 
-    def do_rename(self, phone: Phone) -> None:
+    def do_rename(self, phone: PhoneContext) -> None:
         """(A playlist screen renames its playlist.)"""
 
 
@@ -201,10 +201,10 @@ class MainActivity(VlcActivity):
         #: the folder Browse shows (None: the storages)
         self.folder: str | None = None
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return TABS[self.tab]
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         if not prefs(phone).get_bool(KEY_ONBOARDING_DONE, False):
             # as StartActivity does on a first run: the welcome screens instead
             phone.start_activity(OnboardingActivity())
@@ -234,7 +234,7 @@ class MainActivity(VlcActivity):
     def select(self, i: int) -> None:
         self.tab = i
 
-    def on_back(self, phone: Phone) -> bool:
+    def on_back(self, phone: PhoneContext) -> bool:
         """BACK ends a selection on the Video tab, goes up a folder in Browse, and from
         another tab back to Video."""
         if self.tab == BROWSE and self.folder is not None:
@@ -246,7 +246,7 @@ class MainActivity(VlcActivity):
         return super().on_back(phone)
 
     # --- Browse --------------------------------------------------------------------------
-    def browse(self, ui: UI, phone: Phone) -> None:
+    def browse(self, ui: UI, phone: PhoneContext) -> None:
         fs = phone.fs
         if self.folder is not None and not fs.isdir(self.folder):
             self.folder = None
@@ -277,11 +277,11 @@ class MainActivity(VlcActivity):
     def open_folder(self, path: str) -> None:
         self.folder = path
 
-    def browse_up(self, phone: Phone) -> None:
+    def browse_up(self, phone: PhoneContext) -> None:
         self.folder = None if self.folder in (None, SDCARD) else posixpath.dirname(self.folder)
 
     # --- Playlists ----------------------------------------------------------------------
-    def playlist_rows(self, ui: UI, phone: Phone) -> None:
+    def playlist_rows(self, ui: UI, phone: PhoneContext) -> None:
         lists = MediaLibrary.of(phone).playlists()
         if not lists:
             ui.empty("No playlists yet.\nAdd videos to a playlist from their menu.")
@@ -293,22 +293,22 @@ class MainActivity(VlcActivity):
                        trailing=("menu", None, lambda p=pid, nm=name: self.playlist_menu(phone, p, nm),
                                  "More Actions", RID + "item_more"), rid=RID + "ml_item")
 
-    def playlist_menu(self, phone: Phone, playlist_id: int, name: str) -> None:
+    def playlist_menu(self, phone: PhoneContext, playlist_id: int, name: str) -> None:
         phone.open_popup(self, Menu([Choice("Play", "play_playlist", (playlist_id,)),
                                      Choice("Delete", "ask_delete", (playlist_id,), destructive=True)],
                                     (phone.width // 2, phone.height // 3), title=name))
 
-    def play_playlist(self, phone: Phone, playlist_id: int) -> None:
+    def play_playlist(self, phone: PhoneContext, playlist_id: int) -> None:
         items = MediaLibrary.of(phone).items(playlist_id)
         paths = [SDCARD + mrl[len("file:///storage/emulated/0"):] for *_rest, mrl in items if mrl]
         self.play(phone, paths)
 
-    def ask_delete(self, phone: Phone, playlist_id: int) -> None:
+    def ask_delete(self, phone: PhoneContext, playlist_id: int) -> None:
         name = MediaLibrary.of(phone).name_of(playlist_id) or ""
         phone.open_popup(self, Dialog("Delete playlist", f"Delete {name}?", buttons=[
             Choice("Cancel", "noop"), Choice("Delete", "do_delete", (playlist_id,), destructive=True)]))
 
-    def do_delete(self, phone: Phone, playlist_id: int) -> None:
+    def do_delete(self, phone: PhoneContext, playlist_id: int) -> None:
         MediaLibrary.of(phone).delete(playlist_id)
 
 
@@ -317,10 +317,10 @@ class SearchActivity(VlcActivity):
 
     name = "org.videolan.vlc.gui.SearchActivity"
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Search"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.toolbar("Search", back=True, rid=RID + "main_toolbar")
         ui.search("query", "Search in the library", rid=RID + "search_edit_text")
         query = self.fields.get("query", "").strip().casefold()
@@ -342,10 +342,10 @@ class PlaylistActivity(VlcActivity):
         super().__init__()
         self.playlist_id = playlist_id
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return MediaLibrary.of(phone).name_of(self.playlist_id) or "Playlist"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ml = MediaLibrary.of(phone)
         name = ml.name_of(self.playlist_id)
         ui.toolbar(name or "Playlist", back=True, rid=RID + "main_toolbar")
@@ -364,11 +364,11 @@ class PlaylistActivity(VlcActivity):
                        trailing=("menu", None, lambda i=pos, t=title: self.item_menu(phone, i, t),
                                  "More Actions", RID + "item_more"), rid=RID + "ml_item")
 
-    def item_menu(self, phone: Phone, position: int, title: str) -> None:
+    def item_menu(self, phone: PhoneContext, position: int, title: str) -> None:
         phone.open_popup(self, Menu([Choice("Remove", "remove_at", (position,), destructive=True)],
                                     (phone.width // 2, phone.height // 3), title=title))
 
-    def remove_at(self, phone: Phone, position: int) -> None:
+    def remove_at(self, phone: PhoneContext, position: int) -> None:
         MediaLibrary.of(phone).remove(self.playlist_id, position)
 
 
@@ -393,16 +393,16 @@ class VideoPlayerActivity(Activity):
         self.live = True
         self.counted = False
 
-    def on_intent(self, phone: Phone, intent: Intent) -> None:
+    def on_intent(self, phone: PhoneContext, intent: Intent) -> None:
         """A VIEW of a video file (from Files, `am start -d`): play it."""
         path = local_path(intent.data)
         if path is not None:
             self.path, self.pos, self.anchor, self.playing, self.live = path, 0, phone.clock_ms, True, True
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return title_of(self.path)
 
-    def position(self, phone: Phone, length: int) -> int:
+    def position(self, phone: PhoneContext, length: int) -> int:
         """Where playback is now; at the end it stops there."""
         if not self.playing:
             return self.pos
@@ -412,7 +412,7 @@ class VideoPlayerActivity(Activity):
             return length
         return at
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         data = phone.fs.read(self.path) if phone.fs.isfile(self.path) else None
         ui.toolbar(title_of(self.path), back=True, rid=RID + "player_overlay_title")
         if data is None:
@@ -437,11 +437,11 @@ class VideoPlayerActivity(Activity):
         ui.button("Pause" if self.playing else "Play", lambda: self.play_pause(phone),
                   rid=RID + "player_overlay_play")
 
-    def seek(self, phone: Phone, ms: int) -> None:
+    def seek(self, phone: PhoneContext, ms: int) -> None:
         self.pos = max(0, ms)
         self.anchor = phone.clock_ms
 
-    def play_pause(self, phone: Phone) -> None:
+    def play_pause(self, phone: PhoneContext) -> None:
         length = read_video(phone.fs.read(self.path)).duration if phone.fs.isfile(self.path) else 0
         if self.playing:
             self.pos = self.position(phone, length)
@@ -467,10 +467,10 @@ class OnboardingActivity(Activity):
         self.page = 0
         self.granted = False
 
-    def title(self, phone: Phone) -> str:
+    def title(self, phone: PhoneContext) -> str:
         return "Welcome"
 
-    def build(self, ui: UI, phone: Phone) -> None:
+    def build(self, ui: UI, phone: PhoneContext) -> None:
         ui.spacer(64)
         if self.page == 0:
             ui.text("Welcome to VLC!", style="title", rid=RID + "welcome_title")
@@ -491,15 +491,15 @@ class OnboardingActivity(Activity):
     def skip(self) -> None:
         self.page = 1
 
-    def ask(self, phone: Phone) -> None:
+    def ask(self, phone: PhoneContext) -> None:
         phone.open_popup(self, Dialog("Allow access to manage all files",
                                       "VLC reads and plays the media files on your storage.",
                                       buttons=[Choice("Don't allow", "noop"), Choice("Allow", "allow")]))
 
-    def allow(self, phone: Phone) -> None:
+    def allow(self, phone: PhoneContext) -> None:
         self.granted = True
 
-    def done(self, phone: Phone) -> None:
+    def done(self, phone: PhoneContext) -> None:
         prefs(phone).put(KEY_ONBOARDING_DONE, True)
         phone.start_activity(MainActivity())
         phone.finish_activity(self)

@@ -19,7 +19,7 @@ from antrap_gym.device.sim.storage.prefs import SharedPreferences
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
-    from antrap_gym.device.sim.phone import Phone
+    from antrap_gym.device.sim.context import PhoneContext
 
 PKG = "org.videolan.vlc"
 DB_PATH = f"/data/data/{PKG}/app_db/vlc_media.db"
@@ -84,7 +84,7 @@ class MediaLibrary(SqliteStore):
     schema = _SCHEMA
 
     @classmethod
-    def of(cls, phone: Phone) -> MediaLibrary:
+    def of(cls, phone: PhoneContext) -> MediaLibrary:
         return phone.databases[cls.path]  # type: ignore[return-value]
 
     # --- media ----------------------------------------------------------------------------
@@ -189,5 +189,5 @@ class VlcPrefs(SharedPreferences):
     path = PREFS
 
 
-def prefs(phone: Phone) -> SharedPreferences:
+def prefs(phone: PhoneContext) -> SharedPreferences:
     return phone.databases[VlcPrefs.path]  # type: ignore[return-value]
