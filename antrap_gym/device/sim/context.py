@@ -3,7 +3,8 @@
 `PhoneContext` is what an app, the toolkit, the IME, intents and the system UI may use
 of the phone (`phone.Phone` is the one implementation); `Screen` is what the phone and
 the toolkit need of an activity (`apps.base.Activity` is the one kind there is);
-`PhoneState` is the phone's saved state, which a snapshot pickles. Nothing here
+`PhoneState` is the phone's saved state, which a snapshot pickles, and `WindowState`
+the window manager's part of it (its behaviour is `wm.py`'s). Nothing here
 imports the phone or the apps, so everything that uses them can sit below the phone:
 the phone is built from the apps and the toolkit, never the other way round.
 `tests/device/sim/test_sim_layers.py` holds the apps, the toolkit and the system UI to
@@ -14,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
+from antrap_gym.device.overlay import Overlay, OverlayEvent
 from antrap_gym.device.sim.storage.clipboard import Clipboard
 from antrap_gym.device.sim.storage.content import ContentProvider, LegacyAuthority
 from antrap_gym.device.sim.storage.files import FileSystem
@@ -23,9 +25,46 @@ from antrap_gym.device.sim.storage.permissions import RuntimePermissions
 from antrap_gym.device.sim.storage.settings import SettingsStore
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
-from antrap_gym.device.sim.wm import Window, WindowState
+from antrap_gym.device.sim.toolkit.views import View
+
+# --- the window manager's state ------------------------------------------------------------
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+
+#: what a back stack holds (an activity)
+S = TypeVar("S")
 
 
+class Window(NamedTuple):
+    name: str  # app | popup | recents | ime | overlay | status_bar | nav_bar
+    root: View
+    package: str
+    focusable: bool  # may own the accessibility focus (its tree is the dump)
+
+
+@dataclass(slots=True)
+class WindowState(Generic[S]):
+    tasks: dict[str, list[S]] = field(default_factory=dict)
+    recents: list[str] = field(default_factory=list)  # most recent first, launcher excluded
+    top: str = LAUNCHER
+    recents_open: bool = False
+    overlays: list[Overlay] = field(default_factory=list)
+    overlay_log: list[OverlayEvent] = field(default_factory=list)
+    toast: tuple[str, int] | None = None  # (text, expires at clock ms)
+    ime_shown: bool = False
+
+    def top_activity(self) -> S | None:
+        stack = self.tasks.get(self.top)
+        return stack[-1] if stack else None
+
+    def bring_to_front(self, package: str) -> None:
+        self.top = package
+        if package != LAUNCHER:
+            if package in self.recents:
+                self.recents.remove(package)
+            self.recents.insert(0, package)
+
+
+# --- the contract --------------------------------------------------------------------------
 class Screen(Protocol):
     """An activity as the phone, the IME and the toolkit see it: its name, the UI state
     it keeps (plain and picklable) and the hooks they call."""

@@ -1,4 +1,9 @@
-"""The simulated phone: state, windows, input dispatch, navigation, snapshots.
+"""The simulated phone: its state, its windows, snapshots; the device it is.
+
+It puts the layers together: the apps (`apps/`) built with the toolkit, the window
+manager (`wm.py`: tasks, Back, Home, pop-ups, overlays), input dispatch
+(`input_dispatch.py`: touches, keys, text), the painter (`render/`). Those see the phone
+only through `context.PhoneContext`; its methods of their names hand over to them.
 
 All mutable state that matters lives in `PhoneState` (pickled) and the apps'
 SQLite databases (serialized), so a snapshot is one value and restoring it is
@@ -19,33 +24,27 @@ import numpy as np
 
 from antrap_gym.device.elements import UIElement
 from antrap_gym.device.identity import BOOT_ID_PATH, UPTIME_PATH
-from antrap_gym.device.sim import ime
+from antrap_gym.device.sim import input_dispatch
 from antrap_gym.device.sim import system_ui as sysui
+from antrap_gym.device.sim import wm as window_manager
 from antrap_gym.device.sim.apps import default_apps
 from antrap_gym.device.sim.apps.base import Activity, App
 from antrap_gym.device.sim.context import PhoneState
-from antrap_gym.device.sim.keycodes import KEYNAMES
+from antrap_gym.device.sim.input_dispatch import MS_PER_INPUT
 from antrap_gym.device.sim.render.painter import render
 from antrap_gym.device.sim.storage.clipboard import Clipboard
 from antrap_gym.device.sim.storage.content import ContentProvider, LegacyAuthority
 from antrap_gym.device.sim.storage.files import FileSystem, Mounts
 from antrap_gym.device.sim.storage.registry import StoreRegistry
-from antrap_gym.device.sim.storage.settings import STREAM_MUSIC, STREAMS, SettingsStore
+from antrap_gym.device.sim.storage.settings import SettingsStore
 from antrap_gym.device.sim.storage.sqlite import SqliteStore
-from antrap_gym.device.sim.toolkit import textmenu
-from antrap_gym.device.sim.toolkit.builder import SP_BODY, UI, build_popup
+from antrap_gym.device.sim.toolkit.builder import UI, build_popup
 from antrap_gym.device.sim.toolkit.popups import Choice, Dialog, Menu
-from antrap_gym.device.sim.toolkit.views import View, hit_test
-from antrap_gym.device.sim.wm import LAUNCHER, Overlay, OverlayEvent, Window, WindowState
+from antrap_gym.device.sim.wm import LAUNCHER, Overlay, Window, WindowState
 
 #: AndroidWorld freezes device time at 2023-10-15 15:34 UTC; our clock starts there
 BOOT_EPOCH_MS = 1_697_384_040_000
-MS_PER_INPUT = 1000
-TOAST_MS = 3500
-LONG_PRESS_MS = 500
 
-#: KEYCODE_CUT/COPY/PASTE do what the text toolbar's items do
-CLIPBOARD_KEYS = {"CUT": textmenu.CUT, "COPY": textmenu.COPY, "PASTE": textmenu.PASTE}
 
 
 #: the keyboards a fresh simulated phone has installed: Gboard and the ADBKeyboard IME
@@ -291,6 +290,10 @@ class Phone:
             self._bar_cache["nav"] = Window("nav_bar", root, sysui.SYSTEM_UI, False)
         return self._bar_cache["nav"]
 
+    def windows_built_for(self, act: Activity) -> list[Window] | None:
+        """The windows as last built, if they were built for `act` (else None)."""
+        return self._windows if self._built_act is act else None
+
     def focused_window(self) -> Window:
         wins = self.windows()
         for w in reversed(wins):
@@ -349,110 +352,27 @@ class Phone:
         if dirty:
             self.changed()
 
-    # --- touch input -----------------------------------------------------------
-    def _window_at(self, x: float, y: float) -> Window | None:
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            return None
-        for w in reversed(self.windows()):
-            if w.name in ("overlay", "popup", "recents") or w.root.contains(x, y):
-                return w
-        return None
-
+    # --- input: touches, keys and text (input_dispatch.py) --------------------------------
     def tap(self, x: float, y: float) -> bool:
-        self.advance()
-        win = self._window_at(x, y)
-        if win is None:
-            return False
-        v = hit_test(win.root, x, y, "click")
-        if v is None:
-            return self._touch_outside(win)
-        return self._click(v, x, y)
-
-    def _touch_outside(self, win: Window) -> bool:
-        """A touch on a popup's scrim cancels it; on an overlay it is swallowed."""
-        if win.name == "popup" and win.root.children and win.root.children[0].on_click:
-            win.root.children[0].on_click()
-            self.changed()
-            return True
-        return False
-
-    def _click(self, v: View, x: float, y: float) -> bool:
-        if not v.enabled:
-            return False
-        if v.editable:
-            self._focus_edit(v, x, y)
-        elif v.on_drag is not None:
-            v.on_drag(int(x), int(x))
-        elif v.on_gesture is not None:
-            v.on_gesture(int(x), int(y), int(x), int(y))
-        elif v.on_click is not None:
-            v.on_click()
-        else:
-            return False
-        self.changed()
-        return True
-
-    def _focus_edit(self, v: View, x: float, y: float) -> None:
-        act = self.wm.top_activity()
-        if act is None or v.field is None:
-            return
-        value = act.fields.get(v.field, "")
-        d = self.density
-        pad = round((48 if v.style == "search" else 16) * d)
-        cur = ime.cursor_at(value, v.rect, x, y, round(SP_BODY * d), pad, round(12 * d),
-                            bool(v.value[0]))
-        ime.focus(act, v.field, cur)
-        self.wm.ime_shown = True
+        return input_dispatch.tap(self, x, y)
 
     def long_press(self, x: float, y: float) -> bool:
-        self.advance()
-        win = self._window_at(x, y)
-        if win is None:
-            return False
-        v = hit_test(win.root, x, y, "long")
-        if v is None:
-            return self._touch_outside(win)
-        if not v.enabled:
-            return False
-        if v.on_long_click is not None:
-            v.on_long_click()
-            self.changed()
-            return True
-        # Android performs a click on release when nothing consumed the long press
-        return self._click(v, x, y)
+        return input_dispatch.long_press(self, x, y)
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300) -> bool:
-        dx, dy = x2 - x1, y2 - y1
-        if abs(dx) < 8 * self.density and abs(dy) < 8 * self.density:
-            if duration_ms >= LONG_PRESS_MS:
-                return self.long_press(x1, y1)
-            return self.tap(x1, y1)
-        self.advance(MS_PER_INPUT + max(0, int(duration_ms)))
-        win = self._window_at(x1, y1)
-        if win is None:
-            return False
-        v = hit_test(win.root, x1, y1, "gesture")
-        if v is not None and v.enabled and v.on_gesture(int(x1), int(y1), int(x2), int(y2)):
-            self.changed()
-            return True
-        horizontal = abs(dx) > abs(dy)
-        if horizontal:
-            v = hit_test(win.root, x1, y1, "drag")
-            if v is not None and v.enabled:
-                v.on_drag(int(x1), int(x2))
-                self.changed()
-                return True
-        v = hit_test(win.root, x1, y1, "scroll_h" if horizontal else "scroll_v")
-        if v is not None and v.on_scroll(int(x1 - x2) if horizontal else int(y1 - y2)):
-            self.changed()
-            return True
-        v = hit_test(win.root, x1, y1, "swipe")
-        if v is not None:
-            direction = ("left" if dx < 0 else "right") if horizontal else ("up" if dy < 0 else "down")
-            if v.on_swipe(direction):
-                self.changed()
-                return True
-        return False
+        return input_dispatch.swipe(self, x1, y1, x2, y2, duration_ms)
+
+    def key(self, code: int) -> bool:
+        return input_dispatch.key(self, code)
+
+    def key_combination(self, codes: list[int]) -> bool:
+        return input_dispatch.key_combination(self, codes)
+
+    def input_text(self, text: str) -> bool:
+        return input_dispatch.input_text(self, text)
+
+    def ime_key(self, key: str) -> None:
+        input_dispatch.ime_key(self, key)
 
     def scroll_state(self, act: Activity, key: str, delta: int, max_off: int) -> bool:
         old = act.scroll.get(key, 0)
@@ -460,339 +380,61 @@ class Phone:
         act.scroll[key] = new
         return new != old
 
-    # --- keys and text -----------------------------------------------------------
-    def key(self, code: int) -> bool:
-        """A key event; returns whether anything happened."""
-        self.advance()
-        name = KEYNAMES.get(code)
-        if name is None:
-            return False
-        if name == "BACK":
-            return self.press_back(tick=False)
-        if name == "HOME":
-            return self.press_home(tick=False)
-        if name == "APP_SWITCH":
-            return self.press_recents(tick=False)
-        if name in ("VOLUME_UP", "VOLUME_DOWN"):
-            _, key, lo, hi = STREAMS[STREAM_MUSIC]
-            v = self.settings.get_int("system", key, 5)
-            v = min(hi, v + 1) if name == "VOLUME_UP" else max(lo, v - 1)
-            self.settings.put("system", key, str(v))
-            self.changed()
-            return True
-        act = self._typing_target()
-        if act is None:
-            return False
-        handled = False
-        if name in CLIPBOARD_KEYS:  # as the toolbar's item, on the focused field
-            under = act.popup if isinstance(act.popup, Dialog) else None
-            textmenu.apply(self, act, CLIPBOARD_KEYS[name], act.focus or "", under)
-            return True
-        if name == "ENTER":
-            handled = self._enter(act)
-        elif name == "DEL":
-            handled = ime.delete_back(act)
-        elif name == "FORWARD_DEL":
-            handled = ime.delete_forward(act)
-        elif name in ("DPAD_LEFT", "DPAD_RIGHT", "DPAD_UP", "DPAD_DOWN", "MOVE_HOME", "MOVE_END"):
-            handled = ime.move(act, name.split("_", 1)[1].lower())
-        elif name == "SPACE":
-            handled = ime.insert(act, " ")
-        elif name in ("COMMA", "PERIOD"):
-            handled = ime.insert(act, "," if name == "COMMA" else ".")
-        elif len(name) == 1:
-            handled = ime.insert(act, name.lower())
-        if handled:
-            if name not in ("ENTER",) and act.focus is not None:
-                act.on_text_changed(self, act.focus)
-            self.changed()
-        return handled
-
-    def key_combination(self, codes: list[int]) -> bool:
-        self.advance()
-        names = {KEYNAMES.get(c) for c in codes}
-        act = self._typing_target()
-        if act is not None and names & {"CTRL_LEFT", "CTRL_RIGHT"} and "A" in names:
-            ime.select_all(act)
-            self.changed()
-            return True
-        return False
-
-    def _typing_target(self) -> Activity | None:
-        """The activity whose focused field receives keys, if input can reach it."""
-        if self.wm.overlays or self.wm.recents_open:
-            return None
-        act = self.wm.top_activity()
-        if act is None or act.focus is None:
-            return None
-        return act
-
-    def _enter(self, act: Activity) -> bool:
-        field = act.focus
-        if field is None:
-            return False
-        if self._field_is_multiline(act, field):
-            return ime.insert(act, "\n")
-        act.on_submit(self, field)
-        return True
-
-    def _field_is_multiline(self, act: Activity, field: str) -> bool:
-        # a field is multi-line or not by its screen's layout, not by its text: the
-        # windows last built for this activity tell without a rebuild when they show it
-        found = _multiline_in(self._windows, field) if self._built_act is act else None
-        if found is None:
-            found = _multiline_in(self.windows(), field)
-        return bool(found)
-
-    def input_text(self, text: str) -> bool:
-        """`input text`: the characters as typed keys, a newline being the Enter key (as in
-        Android's virtual key map and AndroidWorld's typing): a new line in a multi-line
-        field, the IME action in a single-line one, which takes no newline."""
-        self.advance()
-        ok = False
-        multiline: tuple[Activity, str, bool] | None = None  # the last field looked up
-        while True:
-            act = self._typing_target()
-            if act is None or act.focus is None:
-                return ok
-            field = act.focus
-            head, newline, rest = text, "", ""
-            if "\n" in text:
-                if multiline is None or multiline[:2] != (act, field):
-                    multiline = (act, field, self._field_is_multiline(act, field))
-                if not multiline[2]:
-                    head, newline, rest = text.partition("\n")
-            if head and ime.insert(act, head):
-                act.on_text_changed(self, field)
-                ok = True
-                self.changed()
-            if not newline:
-                return ok
-            self._enter(act)
-            ok = True
-            self.changed()
-            text = rest
-
-    def ime_key(self, key: str) -> None:
-        """A tap on the soft keyboard."""
-        act = self._typing_target()
-        if act is None:
-            return
-        if key == "⌫":
-            ime.delete_back(act)
-        elif key == "⏎":
-            self._enter(act)
-            return
-        else:
-            ime.insert(act, key)
-        if act.focus is not None:
-            act.on_text_changed(self, act.focus)
-
-    # --- navigation --------------------------------------------------------------
+    # --- navigation, pop-ups, toasts, overlays: the window manager's (wm.py) ----------------
     def press_back(self, tick: bool = True) -> bool:
-        if tick:
-            self.advance()
-        wm = self.wm
-        self.changed()
-        if wm.overlays:
-            ov = wm.overlays[-1]
-            if ov.back_dismisses:
-                self.remove_overlay(len(wm.overlays) - 1, "back")
-                return True
-            return False
-        if wm.recents_open:
-            wm.recents_open = False
-            return True
-        if self.ime_shown:
-            wm.ime_shown = False
-            return True
-        act = wm.top_activity()
-        if act is None:
-            return False
-        if act.popup is not None:
-            back = getattr(act.popup, "on_back", None)  # a popup that answers BACK itself
-            if back is not None:
-                back(self, act)
-            else:
-                act.popup = None
-            return True
-        if act.on_back(self):
-            return True
-        if wm.top == LAUNCHER:
-            return False
-        self.finish_activity(act)
-        return True
+        return window_manager.press_back(self, tick)
 
     def press_home(self, tick: bool = True) -> bool:
-        if tick:
-            self.advance()
-        self.go_home()
-        return True
+        return window_manager.press_home(self, tick)
 
     def press_recents(self, tick: bool = True) -> bool:
-        if tick:
-            self.advance()
-        wm = self.wm
-        if not wm.recents_open:
-            self._pause_top()
-        wm.recents_open = not wm.recents_open
-        wm.ime_shown = False
-        self.changed()
-        return True
-
-    def _pause_top(self) -> None:
-        """Tell the activity in front that it is leaving the foreground."""
-        act = self.wm.top_activity()
-        if act is not None and self.wm.top != LAUNCHER:
-            act.on_pause(self)
+        return window_manager.press_recents(self, tick)
 
     def go_home(self) -> None:
-        self._pause_top()
-        wm = self.wm
-        wm.recents_open = False
-        wm.ime_shown = False
-        wm.top = LAUNCHER
-        launcher = self.apps.get(LAUNCHER)
-        if launcher is not None:
-            wm.tasks[LAUNCHER] = [launcher.main()]
-        self.changed()
+        window_manager.go_home(self)
 
     def launch(self, package: str, activity: str | None = None) -> str | None:
-        """Start an app (or one of its activities); returns an error message or None."""
-        app = self.apps.get(package)
-        if app is None:
-            return f"unable to resolve Intent for package {package}"
-        wm = self.wm
-        wm.recents_open = False
-        wm.ime_shown = False
-        if package == LAUNCHER:
-            self.go_home()
-            return None
-        cls = app.main if activity is None else app.activity_named(activity)
-        if cls is None:
-            return f"Activity class {{{package}/{activity}}} does not exist."
-        if wm.top != package:
-            self._pause_top()
-        stack = wm.tasks.get(package)
-        if stack and (cls is app.main or any(type(a) is cls for a in stack)):
-            # bring the existing task forward, as a launcher tap does
-            if activity is not None and cls is not app.main:
-                while type(stack[-1]) is not cls:
-                    stack.pop().on_finish(self)
-        elif stack and activity is not None:
-            stack.append(cls())
-        else:
-            wm.tasks[package] = [cls()]
-        wm.bring_to_front(package)
-        self.changed()
-        return None
+        return window_manager.launch(self, package, activity)
 
     def switch_to(self, package: str) -> None:
-        """Bring a recent task to the front (a tap on its card in recents)."""
-        wm = self.wm
-        wm.recents_open = False
-        wm.ime_shown = False
-        if wm.tasks.get(package):
-            if wm.top != package:
-                self._pause_top()
-            wm.bring_to_front(package)
-        else:
-            self.launch(package)
-        self.changed()
+        window_manager.switch_to(self, package)
 
     def dismiss_recent(self, package: str) -> bool:
-        wm = self.wm
-        if package in wm.recents:
-            wm.recents.remove(package)
-        wm.tasks.pop(package, None)
-        self.changed()
-        return True
+        return window_manager.dismiss_recent(self, package)
 
     def clear_recents(self) -> None:
-        wm = self.wm
-        for pkg in list(wm.recents):
-            wm.tasks.pop(pkg, None)
-        wm.recents.clear()
-        self.go_home()
+        window_manager.clear_recents(self)
 
     def force_stop(self, package: str) -> bool:
-        wm = self.wm
-        had = wm.tasks.pop(package, None) is not None
-        if package in wm.recents:
-            wm.recents.remove(package)
-        if wm.top == package:
-            self.go_home()
-        self.changed()
-        return had
+        return window_manager.force_stop(self, package)
 
     def start_activity(self, act: Activity) -> None:
-        """Push an activity onto its app's task and show it."""
-        wm = self.wm
-        wm.ime_shown = False
-        wm.tasks.setdefault(act.package, []).append(act)
-        wm.bring_to_front(act.package)
-        self.changed()
+        window_manager.start_activity(self, act)
 
     def finish_activity(self, act: Activity) -> None:
-        wm = self.wm
-        stack = wm.tasks.get(act.package, [])
-        if act in stack:
-            stack.remove(act)
-            act.on_finish(self)
-        wm.ime_shown = False
-        if not stack:
-            wm.tasks.pop(act.package, None)
-            if wm.top == act.package:
-                wm.top = LAUNCHER
-                launcher = self.apps.get(LAUNCHER)
-                if launcher is not None:
-                    wm.tasks[LAUNCHER] = [launcher.main()]
-        self.changed()
+        window_manager.finish_activity(self, act)
 
-    # --- popups, toasts, overlays ----------------------------------------------------
     def open_popup(self, act: Activity, popup: Dialog | Menu) -> None:
-        act.popup = popup
-        self.wm.ime_shown = False
-        self.changed()
+        window_manager.open_popup(self, act, popup)
 
     def close_popup(self, act: Activity) -> None:
-        act.popup = None
-        self.changed()
+        window_manager.close_popup(self, act)
 
     def choose(self, act: Activity, choice: Choice) -> None:
-        act.popup = None
-        getattr(act, choice.action)(self, *choice.args)
-        self.changed()
+        window_manager.choose(self, act, choice)
 
     def toast(self, text: str) -> None:
-        self.wm.toast = (text, self.clock_ms + TOAST_MS)
-        self.changed()
+        window_manager.toast(self, text)
 
     def show_overlay(self, overlay: Overlay) -> None:
-        self.wm.overlays.append(overlay)
-        self.wm.ime_shown = False
-        self.changed()
+        window_manager.show_overlay(self, overlay)
 
     def overlay_pressed(self, index: int, button: int) -> None:
-        ov = self.wm.overlays[index]
-        self.remove_overlay(index, ov.buttons[button].result)
+        window_manager.overlay_pressed(self, index, button)
 
     def remove_overlay(self, index: int, result: str) -> None:
-        """Take overlay `index` off the screen, logged as closed with `result`."""
-        ov = self.wm.overlays.pop(index)
-        self.wm.overlay_log.append(OverlayEvent(ov.ident, result, self.clock_ms))
-        self.changed()
+        window_manager.remove_overlay(self, index, result)
 
     # --- rendering ------------------------------------------------------------------
     def screenshot(self) -> np.ndarray:
         return render(self)
-
-
-def _multiline_in(windows: list[Window], field: str) -> bool | None:
-    """Whether the app or pop-up windows show `field` multi-line (None: not shown)."""
-    for w in windows:
-        if w.name in ("app", "popup"):
-            for v in w.root.walk():
-                if v.editable and v.field == field:
-                    return bool(v.value[0])
-    return None

@@ -1,6 +1,7 @@
 """The simulated phone in layers: nothing below the phone imports it, and what runs on
-the phone (apps, toolkit, IME, intents, system UI, painter) uses only what
-`context.PhoneContext` offers (the painter: `PaintedPhone`)."""
+the phone (apps, toolkit, IME, intents, system UI, window manager, input, painter) uses only what
+`context.PhoneContext` offers (the painter: `PaintedPhone`; the window manager: `WindowHost`;
+input dispatch: `InputHost`)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import pytest
 
 import antrap_gym.device.sim as sim_pkg
 from antrap_gym.device.sim.context import PhoneContext, Screen
+from antrap_gym.device.sim.input_dispatch import InputHost
 from antrap_gym.device.sim.phone import Phone
 from antrap_gym.device.sim.render.painter import PaintedPhone
+from antrap_gym.device.sim.wm import WindowHost
 
 SIM = Path(sim_pkg.__file__).parent
 PACKAGE = "antrap_gym.device.sim"
@@ -116,25 +119,33 @@ def _members(proto: type) -> set[str]:
     return names
 
 
-def _uses(path: Path, annotation: str) -> set[tuple[str, int]]:
-    """(member, line) of every attribute read off a parameter annotated `annotation`,
-    or off a `.phone` attribute (the toolkit's `ui.phone`, a screen's `self.phone`)."""
-    out = set()
+#: the phone as the layers below it are typed: what apps and the toolkit get, and the
+#: painter's, the window manager's and input dispatch's extensions of it
+CONTEXTS: dict[str, type] = {"PhoneContext": PhoneContext, "PaintedPhone": PaintedPhone,
+                             "WindowHost": WindowHost, "InputHost": InputHost}
+
+
+def _uses(path: Path) -> list[tuple[str, str, int]]:
+    """(context, member, line) of every attribute read off a parameter typed as one of
+    the phone's contexts, or off a `.phone` attribute (the toolkit's `ui.phone`, a
+    screen's `self.phone`: typed `PhoneContext`)."""
+    out = []
     tree = ast.parse(path.read_text())
     for fn in ast.walk(tree):
-        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         args = fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
-        names = {a.arg for a in args if a.annotation is not None
-                 and annotation in ast.unparse(a.annotation)}
+        typed = {a.arg: ast.unparse(a.annotation).strip("'\"") for a in args
+                 if a.annotation is not None}
+        names = {n: t for n, t in typed.items() if t in CONTEXTS}
         for node in ast.walk(fn):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id in names:
-                out.add((node.attr, node.lineno))
+                out.append((names[node.value.id], node.attr, node.lineno))
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
                 and node.value.attr == "phone":
-            out.add((node.attr, node.lineno))
+            out.append(("PhoneContext", node.attr, node.lineno))
     return out
 
 
@@ -143,21 +154,28 @@ BELOW = sorted(p for m, p in _modules().items() if _top(m) not in ABOVE_PHONE)
 
 @pytest.mark.parametrize("path", BELOW, ids=lambda p: str(p.relative_to(SIM)))
 def test_what_runs_on_the_phone_uses_only_its_context(path: Path):
-    proto = PaintedPhone if path.parent.name == "render" else PhoneContext
-    allowed = _members(proto)
-    bad = sorted((m, line) for m, line in _uses(path, proto.__name__) | _uses(path, "PhoneContext")
-                 if m not in allowed)
+    bad = sorted((ctx, m, line) for ctx, m, line in _uses(path)
+                 if m not in _members(CONTEXTS[ctx]))
     assert bad == [], f"{path.name} uses members the phone's context does not offer: {bad}"
+
+
+def test_the_contexts_are_read_where_the_phone_is_passed():
+    """The check above can fail: it finds the members the apps and the window manager read."""
+    apps = [p for p in BELOW if p.parent.name == "contacts"]
+    assert {m for p in apps for _, m, _ in _uses(p)} >= {"start_activity", "finish_activity"}
+    wm = SIM / "wm.py"
+    assert ("WindowHost", "advance") in {(c, m) for c, m, _ in _uses(wm)}
+    assert all(PhoneContext in c.__mro__ for c in CONTEXTS.values())
 
 
 def test_the_phone_offers_all_its_context_and_activities_are_screens():
     from antrap_gym.device.sim.apps.base import Activity
 
-    missing = {m for m in _members(PaintedPhone) if not hasattr(Phone, m)
+    missing = {m for c in CONTEXTS.values() for m in _members(c) if not hasattr(Phone, m)
                and m not in Phone.__init__.__code__.co_names}
     assert missing == set()
     phone = Phone()
-    assert all(hasattr(phone, m) for m in _members(PaintedPhone))
+    assert all(hasattr(phone, m) for c in CONTEXTS.values() for m in _members(c))
     act = phone.wm.top_activity()
     assert isinstance(act, Activity)
     assert all(hasattr(act, m) for m in _members(Screen))
