@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from antrap_gym.agents.coords import TOOL_NAME, CoordSpace, ParseError, map_to_device
+from antrap_gym.agents.tool import TOOL_ACTION_NAMES, TOOL_ALIASES
 from antrap_gym.env.actions import Action, ActionError
 
 MAX_OUTPUT_CHARS = 100_000
@@ -217,18 +218,6 @@ def _key_action(v: Any) -> dict[str, Any]:
 
 # --- GUI-Owl (mobile_use) --------------------------------------------------------------------------
 
-_TOOL_ALIASES = {
-    "tap": "click", "left_click": "click", "double_click": "double_tap", "doubletap": "double_tap",
-    "long_click": "long_press", "longpress": "long_press", "drag": "swipe", "input": "type",
-    "type_text": "type", "input_text": "type", "open_app": "open", "launch": "open",
-    "awake": "open", "press": "key", "finish": "terminate", "done": "terminate",
-    "back": "system_button:Back", "home": "system_button:Home", "enter": "system_button:Enter",
-    "navigate_back": "system_button:Back", "navigate_home": "system_button:Home",
-    "keyboard_enter": "system_button:Enter",
-}
-_TOOL_ACTIONS = ("click", "double_tap", "long_press", "swipe", "scroll", "type", "key", "system_button",
-                 "open", "answer", "wait", "terminate")
-
 
 def _target(args: dict[str, Any], space: CoordSpace | None, required: str | None) -> dict[str, Any]:
     """x/y or index from `coordinate` (or its synonyms) or `index`/`element`."""
@@ -255,9 +244,9 @@ def tool_args_to_action(args: dict[str, Any], space: CoordSpace | None = None) -
         raise ParseError(f"the tool arguments must be a JSON object, got {type(args).__name__}")
     raw = args.get("action", args.get("action_type"))
     if not isinstance(raw, str) or not raw.strip():
-        raise ParseError("the tool arguments need 'action' (one of " + ", ".join(_TOOL_ACTIONS) + ")")
+        raise ParseError("the tool arguments need 'action' (one of " + ", ".join(TOOL_ACTION_NAMES) + ")")
     name = raw.strip().lower()
-    name = _TOOL_ALIASES.get(name, name)
+    name = TOOL_ALIASES.get(name, name)
     if name.startswith("system_button:"):
         args = {**args, "button": name.partition(":")[2]}
         name = "system_button"
@@ -339,7 +328,7 @@ def tool_args_to_action(args: dict[str, Any], space: CoordSpace | None = None) -
             raise ParseError(f"terminate needs 'status' success or failure, got {status[:20]!r}")
     else:
         raise ParseError(f"unknown mobile_use action {raw.strip()[:30]!r}; expected one of "
-                         + ", ".join(_TOOL_ACTIONS))
+                         + ", ".join(TOOL_ACTION_NAMES))
     return _finish(out)
 
 

@@ -58,20 +58,20 @@ from antrap_gym.agents.coords import (
     smart_resize,
 )
 from antrap_gym.agents.parsers import Parsed
+from antrap_gym.agents.tool import SYSTEM_BUTTONS, TOOL_ACTION_NAMES, TOOL_ACTIONS
 from antrap_gym.device.elements import (
     UIElement,
     element_line,
     parse_element_lines,
     parse_numbered_element_lines,
 )
-from antrap_gym.env.actions import Action, ActionError
+from antrap_gym.env.actions import ACTION_SPECS, Action, ActionError
 
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
 PROMPT_STYLES = ("guiowl", "m3a", "compact")
 OBSERVATIONS = ("screenshot", "text", "both")
-SYSTEM_BUTTONS = ("Back", "Home", "Menu", "Enter")
 #: action sent to the env when a reply cannot be parsed: the env rejects it
 #: (`unknown action_type 'unparseable model output'`), the phone is unchanged
 UNPARSEABLE = "unparseable model output"
@@ -198,24 +198,6 @@ DEFAULT_CONFIG = PolicyConfig()
 
 # --- the mobile_use tool ------------------------------------------------------------------------
 
-_ACTION_DOCS = (
-    ("click", "Tap the point `coordinate`."),
-    ("double_tap", "Tap the point `coordinate` twice quickly."),
-    ("long_press", "Press and hold the point `coordinate` for `time` seconds (default 1)."),
-    ("swipe", "Drag a finger from `coordinate` to `coordinate2`; or, with `direction`, move the "
-              "finger that way from `coordinate` (default: the screen centre)."),
-    ("scroll", "Scroll the list under `coordinate` (default: the main list) to reveal the "
-               "content in `direction` (\"down\" shows what is below)."),
-    ("type", "Type `text` into the focused input field (give `coordinate` to tap a field first; "
-             "`clear`: true replaces its text). Enter is pressed after typing."),
-    ("key", "Press a key named in `text`: back, home or enter."),
-    ("system_button", "Press the system button `button`."),
-    ("open", "Open the app named in `text`."),
-    ("answer", "Give the answer `text` to the user's question."),
-    ("wait", "Wait `time` seconds (default 2) for the screen to change."),
-    ("terminate", "End the task, with `status` success (done) or failure (impossible)."),
-)
-
 
 def tool_schema(space: CoordSpace, config: PolicyConfig = DEFAULT_CONFIG) -> dict[str, Any]:
     """The `mobile_use` function declaration (OpenAI/Qwen tool format)."""
@@ -233,11 +215,11 @@ def tool_schema(space: CoordSpace, config: PolicyConfig = DEFAULT_CONFIG) -> dic
     if config.uses_index:
         desc.append("* Instead of `coordinate`, you may target an element of the element list by "
                     "its number `[i]` with `index`.")
-    actions = "\n".join(f"* `{name}`: {doc}" for name, doc in _ACTION_DOCS)
+    actions = "\n".join(f"* `{a.name}`: {a.doc}" for a in TOOL_ACTIONS)
     point = f"(x, y): pixels from the left and top edges, within {rw}x{rh}."
     props: dict[str, Any] = {
         "action": {"description": "The action to perform:\n" + actions, "type": "string",
-                   "enum": [name for name, _ in _ACTION_DOCS]},
+                   "enum": list(TOOL_ACTION_NAMES)},
         "coordinate": {"description": point + " For click, double_tap, long_press, swipe; "
                                               "optional for scroll and type.", "type": "array"},
         "coordinate2": {"description": "(x, y): where a swipe ends.", "type": "array"},
@@ -319,21 +301,7 @@ def _m3a_system_prompt(space: CoordSpace, config: PolicyConfig) -> str:
             f" (relative coordinates: 0-{RELATIVE_SCALE} on each axis)." if space.mode == "relative"
             else " (x from the left, y from the top)."),
         "Available actions (JSON):",
-        f'- {{"action_type": "click", {target}}}',
-        f'- {{"action_type": "double_tap", {target}}}',
-        f'- {{"action_type": "long_press", {target}}}',
-        f'- {{"action_type": "input_text", "text": <text>, {target}}}  (types into the field, then '
-        'presses Enter; add "clear_text": true to replace its text)',
-        '- {"action_type": "keyboard_enter"}',
-        '- {"action_type": "navigate_home"}',
-        '- {"action_type": "navigate_back"}',
-        '- {"action_type": "scroll", "direction": <up|down|left|right>}  (reveals content in that '
-        "direction; a target is optional)",
-        '- {"action_type": "swipe", "x": <x>, "y": <y>, "x2": <x2>, "y2": <y2>}',
-        '- {"action_type": "open_app", "app_name": <name>}',
-        '- {"action_type": "wait"}',
-        '- {"action_type": "answer", "text": <answer>}  (to answer a question about the phone)',
-        '- {"action_type": "status", "goal_status": <complete|infeasible>}  (ends the task)',
+        *(f"- {spec.prompt.format(target=target)}" for spec in ACTION_SPECS),
         "Answer in exactly this format:",
         "Reason: <why this action brings you closer to the goal>",
         "Action: <one JSON action>",

@@ -1,4 +1,9 @@
-"""The canonical action: AndroidWorld's JSON action, validated.
+"""The canonical action: AndroidWorld's JSON action, defined once and validated.
+
+`ACTION_SPECS` is each action type's definition: the validator requires what its
+`needs` name, the JSON-action prompt (`agents.policy`, style "m3a") lists its `prompt`
+line, and README's table of actions is made from its `fields`
+(`docs/tools/actions_table.py`); the `mobile_use` tool (`agents/tool.py`) reads to these.
 
 `Action.parse` takes a JSON string, a dict or an `Action` and either returns a
 valid action or raises `ActionError` with a message meant for the agent
@@ -10,27 +15,63 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-ACTION_TYPES = (
-    "click",
-    "double_tap",
-    "long_press",
-    "scroll",
-    "swipe",
-    "input_text",
-    "keyboard_enter",
-    "navigate_home",
-    "navigate_back",
-    "open_app",
-    "wait",
-    "answer",
-    "status",
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One canonical action, defined once: what it takes (README's table), what the
+    validator requires of it (`needs`: kinds in `_NEEDS`) and the JSON-action prompt's
+    line for it (`{target}` stands for the model's way of pointing)."""
+
+    action_type: str
+    fields: str
+    needs: tuple[str, ...]
+    prompt: str
+
+
+ACTION_SPECS: tuple[ActionSpec, ...] = (
+    ActionSpec("click", "`x`, `y` or `index` (of `ui_elements`)", ("target",),
+               '{{"action_type": "click", {target}}}'),
+    ActionSpec("double_tap", "`x`, `y` or `index` (of `ui_elements`)", ("target",),
+               '{{"action_type": "double_tap", {target}}}'),
+    ActionSpec("long_press", "`x`, `y` or `index` (of `ui_elements`)", ("target",),
+               '{{"action_type": "long_press", {target}}}'),
+    ActionSpec("scroll", "`direction` (up/down/left/right: where the content goes), optional "
+               "target", ("direction",),
+               '{{"action_type": "scroll", "direction": <up|down|left|right>}}  (reveals content '
+               "in that direction; a target is optional)"),
+    ActionSpec("swipe", "`direction` (finger direction), or `x`,`y`,`x2`,`y2` for a drag",
+               ("direction_or_end",),
+               '{{"action_type": "swipe", "x": <x>, "y": <y>, "x2": <x2>, "y2": <y2>}}'),
+    ActionSpec("input_text", "`text`, optional target (`x`,`y` / `index`), `clear_text`; taps, "
+               "types, presses Enter (a trailing newline in `text` is that Enter)",
+               ("text", "typable"),
+               '{{"action_type": "input_text", "text": <text>, {target}}}  (types into the '
+               'field, then presses Enter; add "clear_text": true to replace its text)'),
+    ActionSpec("keyboard_enter", "—", (), '{{"action_type": "keyboard_enter"}}'),
+    ActionSpec("navigate_home", "—", (), '{{"action_type": "navigate_home"}}'),
+    ActionSpec("navigate_back", "—", (), '{{"action_type": "navigate_back"}}'),
+    ActionSpec("open_app", "`app_name` (launcher label, e.g. `Settings`)", ("app_name",),
+               '{{"action_type": "open_app", "app_name": <name>}}'),
+    ActionSpec("wait", "optional `seconds`", (), '{{"action_type": "wait"}}'),
+    ActionSpec("answer", "`text` (information-retrieval tasks)", ("text",),
+               '{{"action_type": "answer", "text": <answer>}}  (to answer a question about the '
+               "phone)"),
+    ActionSpec("status", "`goal_status`: `complete` or `infeasible` (ends the episode); optional "
+               "`text`: the answer, when no `answer` came before (the parsers turn AndroidLab "
+               "`finish(message=…)` and UI-TARS `finished(content=…)` into `answer`, then "
+               "`status`)", ("goal_status",),
+               '{{"action_type": "status", "goal_status": <complete|infeasible>}}  (ends the '
+               "task)"),
 )
+SPECS: dict[str, ActionSpec] = {s.action_type: s for s in ACTION_SPECS}
+ACTION_TYPES = tuple(SPECS)
 DIRECTIONS = ("up", "down", "left", "right")
 GOAL_STATUSES = ("complete", "infeasible")
-POINT_ACTIONS = ("click", "double_tap", "long_press")
+POINT_ACTIONS = tuple(s.action_type for s in ACTION_SPECS if "target" in s.needs)
 MAX_TEXT_CHARS = 10_000
 MAX_JSON_CHARS = 100_000
 _ALIASES = {
@@ -121,31 +162,8 @@ class Action:
             raise ActionError(f"'index' must be an integer, got {self.index!r:.40}")
         if (self.x is None) != (self.y is None):
             raise ActionError("give both 'x' and 'y', or neither")
-        if t in POINT_ACTIONS and self.x is None and self.index is None:
-            raise ActionError(f"{t} needs a target: 'x' and 'y', or 'index'")
-        if t in ("scroll", "swipe"):
-            if self.direction is None and not (t == "swipe" and self.x2 is not None):
-                raise ActionError(f"{t} needs 'direction' (one of {', '.join(DIRECTIONS)})")
-            if self.direction is not None and self.direction not in DIRECTIONS:
-                raise ActionError(f"'direction' must be one of {', '.join(DIRECTIONS)}, "
-                                  f"got {str(self.direction)[:20]!r}")
-            if (self.x2 is None) != (self.y2 is None):
-                raise ActionError("give both 'x2' and 'y2', or neither")
-            if self.x2 is not None and self.x is None:
-                raise ActionError("a swipe to (x2, y2) needs a start point 'x', 'y'")
-        if t in ("input_text", "answer"):
-            if not isinstance(self.text, str):
-                raise ActionError(f"{t} needs 'text' (a string)")
-            if len(self.text) > MAX_TEXT_CHARS:
-                raise ActionError(f"'text' is too long ({len(self.text)} > {MAX_TEXT_CHARS} characters)")
-            if t == "input_text":
-                bad = next((ch for ch in self.text if _is_control(ch)), None)
-                if bad is not None:
-                    raise ActionError(f"'text' contains a control character U+{ord(bad):04X}")
-        if t == "open_app" and (not isinstance(self.app_name, str) or not self.app_name.strip()):
-            raise ActionError("open_app needs 'app_name'")
-        if t == "status" and self.goal_status not in GOAL_STATUSES:
-            raise ActionError(f"status needs 'goal_status' in {', '.join(GOAL_STATUSES)}")
+        for need in SPECS[t].needs:
+            _NEEDS[need](self)
         if self.clear_text is not None and not isinstance(self.clear_text, bool):
             raise ActionError("'clear_text' must be true or false")
         if self.duration_ms is not None and (not isinstance(self.duration_ms, int)
@@ -170,3 +188,58 @@ def _is_control(ch: str) -> bool:
     if ch in "\n\t":
         return False
     return unicodedata.category(ch) in ("Cc", "Cs") or ch in "\u2028\u2029"
+
+
+# --- what an action type needs (`ActionSpec.needs`) -----------------------------------------
+
+
+def _needs_target(a: Action) -> None:
+    if a.x is None and a.index is None:
+        raise ActionError(f"{a.action_type} needs a target: 'x' and 'y', or 'index'")
+
+
+def _needs_direction(a: Action, or_end: bool = False) -> None:
+    t = a.action_type
+    if a.direction is None and not (or_end and a.x2 is not None):
+        raise ActionError(f"{t} needs 'direction' (one of {', '.join(DIRECTIONS)})")
+    if a.direction is not None and a.direction not in DIRECTIONS:
+        raise ActionError(f"'direction' must be one of {', '.join(DIRECTIONS)}, "
+                          f"got {str(a.direction)[:20]!r}")
+    if (a.x2 is None) != (a.y2 is None):
+        raise ActionError("give both 'x2' and 'y2', or neither")
+    if a.x2 is not None and a.x is None:
+        raise ActionError("a swipe to (x2, y2) needs a start point 'x', 'y'")
+
+
+def _needs_text(a: Action) -> None:
+    if not isinstance(a.text, str):
+        raise ActionError(f"{a.action_type} needs 'text' (a string)")
+    if len(a.text) > MAX_TEXT_CHARS:
+        raise ActionError(f"'text' is too long ({len(a.text)} > {MAX_TEXT_CHARS} characters)")
+
+
+def _needs_typable(a: Action) -> None:
+    bad = next((ch for ch in a.text or "" if _is_control(ch)), None)
+    if bad is not None:
+        raise ActionError(f"'text' contains a control character U+{ord(bad):04X}")
+
+
+def _needs_app_name(a: Action) -> None:
+    if not isinstance(a.app_name, str) or not a.app_name.strip():
+        raise ActionError("open_app needs 'app_name'")
+
+
+def _needs_goal_status(a: Action) -> None:
+    if a.goal_status not in GOAL_STATUSES:
+        raise ActionError(f"status needs 'goal_status' in {', '.join(GOAL_STATUSES)}")
+
+
+_NEEDS: dict[str, Callable[[Action], None]] = {
+    "target": _needs_target,
+    "direction": _needs_direction,
+    "direction_or_end": lambda a: _needs_direction(a, or_end=True),
+    "text": _needs_text,
+    "typable": _needs_typable,
+    "app_name": _needs_app_name,
+    "goal_status": _needs_goal_status,
+}

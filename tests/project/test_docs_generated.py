@@ -27,3 +27,7 @@ def test_real_device_page_lists_every_template_under_the_apps_it_needs():
         assert f"`{tid}`" in page, tid
         for pkg in cls.apps:
             assert f"`{pkg}`" in page
+
+
+def test_readmes_table_of_actions_is_made_from_their_definitions():
+    assert _tool("actions_table").main(["--check"]) == 0
