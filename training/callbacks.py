@@ -7,12 +7,20 @@ component mean/std, KL, completion lengths, ...), plus `event` lines at train
 begin (with the step it resumed from) and end. When a run resumes, lines from
 steps after the checkpoint (redone by the resumed run) are dropped first, so
 the file reads as one run. It also draws a rich progress bar with an ETA.
+
+A step that cannot have taught the policy anything is said so, not left to be found
+later: every group's rewards tied (TRL's `frac_reward_zero_std` = 1: GRPO's advantages,
+and so its policy gradient, are all zero), no reply parsed (`parse_rate` 0), or a zero
+gradient norm. The step's line lists them under `no_signal`, the first of each kind is
+warned about, and the run's end (the `train_end` line, `MetricsCallback.no_signal`, and
+the stage's result.json) counts the steps of each kind.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
 import shutil
 import time
@@ -31,6 +39,26 @@ STATE_FILE = "trainer_state.json"
 RENAME = {"learning_rate": "lr", "grad_norm": "grad_norm"}
 #: TRL's names for figures logged under a plainer name too
 ALIASES = {"rewards/parse_reward/mean": "parse_rate", "rewards/success_reward/mean": "success_rate"}
+#: a logged step that taught nothing: (kind, the row's figure, the value that says so, why)
+NO_SIGNAL = (
+    ("no_reward_variance", "frac_reward_zero_std", 1.0,
+     "every group's rewards tied: GRPO's advantages, and its policy gradient, are zero"),
+    ("no_reply_parsed", "parse_rate", 0.0, "no reply parsed: every sample was an unreadable action"),
+    ("zero_gradient", "grad_norm", 0.0, "the gradient norm is zero: the weights did not move"),
+)
+
+log = logging.getLogger(__name__)
+
+
+def no_signal(row: dict[str, Any]) -> list[str]:
+    """The kinds of `NO_SIGNAL` a logged row shows (a figure it does not log says nothing)."""
+    out = []
+    for kind, key, value, _ in NO_SIGNAL:
+        v = row.get(key)
+        if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) \
+                and float(v) == value:
+            out.append(kind)
+    return out
 
 
 def _jsonable(v: Any) -> Any:
@@ -72,6 +100,8 @@ class MetricsCallback(TrainerCallback):
         self._last_step = 0
         self._bar = None
         self._task = None
+        #: steps logged without a training signal, by kind (`NO_SIGNAL`)
+        self.no_signal: dict[str, int] = {}
 
     # --- the file ---------------------------------------------------------------------------
     def _open(self, resumed_step: int) -> None:
@@ -151,6 +181,15 @@ class MetricsCallback(TrainerCallback):
         if tokens is not None:
             self._last_tokens = float(tokens)
         self._last_t, self._last_step = now, int(state.global_step)
+        kinds = no_signal(row)
+        if kinds:
+            row["no_signal"] = kinds
+            for kind in kinds:
+                if kind not in self.no_signal:
+                    why = next(w for k, _, _, w in NO_SIGNAL if k == kind)
+                    log.warning("%s step %d: %s (counted in metrics.jsonl's no_signal)",
+                                self.stage, state.global_step, why)
+                self.no_signal[kind] = self.no_signal.get(kind, 0) + 1
         self.write(row)
         if self._bar is not None:
             shown = {k: row[k] for k in ("loss", "reward", "lr") if isinstance(row.get(k), (int, float))}
@@ -166,7 +205,8 @@ class MetricsCallback(TrainerCallback):
         if not state.is_world_process_zero:
             return
         self.write({"event": "train_end", "stage": self.stage, "step": int(state.global_step),
-                    "wall_s": round(time.monotonic() - self._t0, 3), "time": time.time()})
+                    "wall_s": round(time.monotonic() - self._t0, 3), "time": time.time(),
+                    "no_signal_steps": dict(self.no_signal)})
         self.close()
 
     def close(self) -> None:

@@ -191,7 +191,8 @@ def run_grpo(config: TrainConfig, out: str | Path | None = None, resume: bool | 
             "global_step": trainer.state.global_step, "train_loss": result.training_loss,
             "resumed_from": str(ckpt) if ckpt else None, "model_init": str(model_dir),
             "traps": config.trap_stack(), "config": config.source,
-            "train_wall_s": st.wall_s(), **parts["stats"]()}
+            "train_wall_s": st.wall_s(), **parts["stats"](),
+            "no_signal_steps": dict(cb.no_signal)}
     return close_stage(st, config, trainer, proc, info)
 
 

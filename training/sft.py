@@ -156,7 +156,8 @@ def run_sft(config: TrainConfig, out: str | Path | None = None, resume: bool | N
             "train_loss": result.training_loss, "resumed_from": str(ckpt) if ckpt else None,
             "model_init": str(model_dir), "data": [str(p) for p in paths], "dataset": stats,
             "config": config.source, "train_wall_s": st.wall_s(),
-            "lora": dataclasses.asdict(config.model.lora) if config.model.lora else None}
+            "lora": dataclasses.asdict(config.model.lora) if config.model.lora else None,
+            "no_signal_steps": dict(cb.no_signal)}
     return close_stage(st, config, trainer, proc, info)
 
 

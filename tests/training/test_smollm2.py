@@ -8,9 +8,10 @@ transformers agent plays it on the phone with its own tokenizer and chat templat
 (zero-shot it writes prose, not tool calls: every step is an unparseable-output
 observation, never a crash), that SFT steps move it towards the oracle's replies,
 and that a step-level GRPO step runs on it (rewards from the phone, a checkpoint that
-loads). Whether that step moves the weights depends on whether its two samples differ
-in reward, which is sampling, so it is not asserted here (tests/training/test_training_grpo.py
-builds that variance in on the tiny policy).
+loads). Whether its two samples differ in reward is sampling, so the test holds the step
+to the rule instead: the weights move exactly when the group's rewards differ, and a
+step where they tie (or nothing parsed) is recorded as one that taught nothing
+(tests/training/test_training_grpo.py builds the variance in on the tiny policy).
 """
 
 from __future__ import annotations
@@ -177,6 +178,22 @@ def test_a_grpo_step_runs_on_it(sft_final, tmp_path):
     assert json.loads((tmp_path / "grpo" / "result.json").read_text())["global_step"] == 1
     logged = [r for r in read_metrics(tmp_path / "grpo") if "reward" in r]
     assert logged and all(math.isfinite(r["reward"]) for r in logged)
+    # the weights move exactly when the group's two samples differ in reward; a step that
+    # cannot move them says so in the run's record
+    step = logged[0]
+    tied = step["frac_reward_zero_std"] == 1.0
+    assert (_max_change(sft_final, final) > 0) == (not tied), step
+    result = json.loads((tmp_path / "grpo" / "result.json").read_text())
+    assert ("no_reward_variance" in result["no_signal_steps"]) == tied
+    assert ("no_reply_parsed" in result["no_signal_steps"]) == (step["parse_rate"] == 0)
     agent = make_agent("transformers", model_path=str(final), device="cpu", dtype="float32",
                        max_new_tokens=4)
     assert agent.tokenizer.chat_template and agent.model.config.model_type == "llama"
+
+
+def _max_change(a: Path, b: Path) -> float:
+    """The largest change of any weight between two checkpoints' safetensors."""
+    from safetensors.torch import load_file
+
+    wa, wb = load_file(str(a / "model.safetensors")), load_file(str(b / "model.safetensors"))
+    return max(float((wa[k].float() - wb[k].float()).abs().max()) for k in wa.keys() & wb.keys())
