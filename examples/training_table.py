@@ -45,6 +45,8 @@ from typing import Any
 
 from adversarial_grpo import overrides, pct_ci  # the demo's base keys and formatting (same folder)
 
+from antrap_gym.cpu_threads import share_of_cores
+
 ROOT = Path(__file__).resolve().parents[1]
 SWITCHES = ("SettingsWifiToggle", "SettingsBluetoothToggle", "SettingsAirplaneMode", "SettingsDarkTheme",
             "SettingsLocationToggle", "SettingsBatterySaver", "Settings24HourFormat")
@@ -583,7 +585,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                     help="train only the types whose change against the warm start (median over the "
                          "seeds already in --out) is within POINTS of zero, or not yet run: more "
                          "seeds for the rows that are not settled")
-    ap.add_argument("--threads", type=int, default=None, help="torch CPU threads (train.threads)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="torch CPU threads (train.threads); default with --jobs N: the cores / N, "
+                         "so that N units do not fight over the cores")
     ap.add_argument("--jobs", type=int, default=1,
                     help="run up to this many units at once, each in its own process, a unit once the "
                          "units it reads have finished (2 on 2 cores with --threads 1: a seed's GRPO "
@@ -593,6 +597,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                          "parallel) into --out, rewrite table.md and exit")
     ap.add_argument("--stop-after", type=int, default=None, help=argparse.SUPPRESS)  # units, then exit
     args = ap.parse_args(argv)
+    if args.threads is None and args.jobs > 1:
+        args.threads = share_of_cores(args.jobs)
     args.seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     default = ",".join(SWITCHES) if args.multi_task else "SettingsWifiToggle"
     args.templates = [t.strip() for t in (args.templates or default).split(",") if t.strip()]

@@ -118,3 +118,23 @@ class ExitOnUnpickle:
 
     def __repr__(self) -> str:
         return "ExitOnUnpickle()"
+
+
+class ThreadCountingAgent(OracleAgent):
+    """Writes, once per process, how many CPU threads torch would use there (the file
+    `<out>/threads-<pid>`), then plays as the oracle: what a model's agent in that worker
+    would get."""
+
+    name = "thread-counting"
+
+    def __init__(self, out: str) -> None:
+        super().__init__()
+        self.out = Path(out)
+
+    def act(self, obs, info):
+        mark = self.out / f"threads-{os.getpid()}"
+        if not mark.exists():
+            import torch
+
+            mark.write_text(str(torch.get_num_threads()))
+        return super().act(obs, info)

@@ -27,6 +27,7 @@ from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
 from typing import Any
 
+from antrap_gym.cpu_threads import limit_threads, share_of_cores
 from antrap_gym.eval.errors import INFRASTRUCTURE
 from antrap_gym.eval.spec import EpisodeSpec, EvalConfig
 from antrap_gym.eval.spec_queue import SpecQueue
@@ -53,7 +54,10 @@ class InlinePool:
         self.runner.close()
 
 
-def _worker_main(config: EvalConfig, out_dir: str, device: str, conn, warm: bool = True) -> None:
+def _worker_main(config: EvalConfig, out_dir: str, device: str, conn, warm: bool = True,
+                 threads: int | None = None) -> None:
+    if threads:  # one of several workers: its share of the cores (a model's agent runs here)
+        limit_threads(threads)
     runner = EpisodeRunner(config, out_dir, device)
     if warm:
         runner.warm_up()
@@ -79,10 +83,11 @@ class _Worker:
     its process fails only its own episodes."""
 
     def __init__(self, ctx, config: EvalConfig, out_dir: Path, device: str,
-                 warm: bool = True) -> None:
+                 warm: bool = True, threads: int | None = None) -> None:
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_worker_main,
-                                args=(config, str(out_dir), device, child, warm), daemon=True)
+                                args=(config, str(out_dir), device, child, warm, threads),
+                                daemon=True)
         self.proc.start()
         child.close()
         self.created = time.monotonic()
@@ -123,7 +128,8 @@ class LocalPool:
 
     def _new_worker(self, i: int, warm: bool = True) -> _Worker:
         return _Worker(self.ctx, self.config, self.out, self.config.device_for(i),
-                       warm=warm and self.warm)
+                       warm=warm and self.warm,
+                       threads=share_of_cores(self.n) if self.n > 1 else None)
 
     def run(self, specs: Iterable[EpisodeSpec], on_result: OnResult) -> None:
         pending = SpecQueue(specs)

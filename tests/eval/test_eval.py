@@ -233,6 +233,27 @@ def test_resume_after_sigkill_loses_nothing_and_duplicates_nothing(tmp_path):
     assert json.loads((out / "summary.json").read_text())["agents"]["oracle"]["episodes"] == 66
 
 
+def test_each_of_several_workers_takes_its_share_of_the_cores(tmp_path):
+    """Two workers on the machine's cores: a model's agent in each runs on half of them
+    (torch, loaded in the worker after the limit, reads it), not one thread per core each."""
+    from antrap_gym.cpu_threads import share_of_cores
+
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    cfg = EvalConfig(agents=[AgentSpec.make("tests.faulty_agents:ThreadCountingAgent",
+                                            out=str(marks))],
+                     suite="antrap-mini", traps="none", screens="none")
+    pool = LocalPool(cfg, tmp_path / "run", workers=2)
+    records = []
+    try:
+        pool.run(cfg.episodes(), records.append)
+    finally:
+        pool.close()
+    assert len(records) == len(cfg.episodes()) and not any(r.get("error") for r in records)
+    counts = [int(p.read_text()) for p in marks.iterdir()]
+    assert counts and all(n == share_of_cores(2) for n in counts), counts
+
+
 def test_crashing_and_hanging_workers_are_replaced(tmp_path):
     cfg = EvalConfig(agents=[AgentSpec.make("tests.faulty_agents:CrashingAgent"),
                              AgentSpec.make("tests.faulty_agents:HangingAgent"),
