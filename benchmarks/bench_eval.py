@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -53,17 +54,21 @@ def oracle_rate(workers: int, traps: str, suite: str) -> tuple[float, int, float
     return n / dt, n, dt
 
 
-def main_job() -> tuple[float, int, int, int]:
-    """(seconds, episodes, bytes, files) of `antrap eval` with no arguments, in a fresh
-    process; bytes and files: everything it wrote (results, plots, screens, viewer)."""
+def main_job() -> tuple[float, float, int, int, int]:
+    """(seconds, CPU-seconds, episodes, bytes, files) of `antrap eval` with no arguments, in
+    a fresh process; CPU-seconds: its own and its workers'; bytes and files: everything it
+    wrote (results, plots, screens, viewer)."""
     from antrap_gym.eval import load_records
 
     with tempfile.TemporaryDirectory() as d:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         res = subprocess.run([sys.executable, "-m", "antrap_gym.cli.main", "eval"], cwd=d,
                              capture_output=True, text=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
         dt = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         if res.returncode != 0:
             raise RuntimeError(f"antrap eval failed: {res.stderr[-2000:]}")
         runs = list((Path(d) / "runs").glob("eval-*"))
@@ -72,7 +77,7 @@ def main_job() -> tuple[float, int, int, int]:
             raise RuntimeError("antrap eval wrote no viewer")
         written = [f for f in runs[0].rglob("*") if f.is_file()]
         size = sum(f.stat().st_size for f in written)
-    return dt, n, size, len(written)
+    return dt, cpu, n, size, len(written)
 
 
 def spread(values: list[float]) -> dict[str, Any]:
@@ -82,16 +87,19 @@ def spread(values: list[float]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--repeats", type=int, default=3, help="repeats of each episodes/s figure")
+    p.add_argument("--repeats", type=int, default=3,
+                   help="repeats of each episodes/s figure (0: skip them)")
     p.add_argument("--main-repeats", type=int, default=1, help="runs of the main job (0: skip)")
     p.add_argument("--suite", default="antrap")
     p.add_argument("--traps", default="all")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = p.parse_args(argv)
 
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or None
     out: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                                       "load_avg_before": os.getloadavg()}}
-    for workers in (1, 2):
+                                       "load_avg_before": os.getloadavg()}, "commit": commit}
+    for workers in (1, 2) if args.repeats > 0 else ():
         rates, n = [], 0
         for _ in range(args.repeats):
             rate, n, _ = oracle_rate(workers, args.traps, args.suite)
@@ -101,14 +109,16 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
         out[f"oracle_episodes_per_s_{workers}_workers"] = {**spread(rates), "episodes": n}
     if args.main_repeats > 0:
-        times, n, size, files = [], 0, 0, 0
+        times, cpus, n, size, files = [], [], 0, 0, 0
         for _ in range(args.main_repeats):
-            dt, n, size, files = main_job()
+            dt, cpu, n, size, files = main_job()
             times.append(dt)
+            cpus.append(cpu)
             if not args.json:
-                print(f"main job (antrap eval): {dt:.1f} s ({n} episodes), wrote "
+                print(f"main job (antrap eval): {dt:.1f} s, {cpu:.0f} CPU-s ({n} episodes), wrote "
                       f"{size / 2**20:.1f} MiB in {files:,} files", flush=True)
         out["main_job_s"] = {**spread(times), "episodes": n, "workers": os.cpu_count()}
+        out["main_job_cpu_s"] = spread(cpus)
         out["main_job_output"] = {"mib": size / 2**20, "files": files}
     out["machine"]["load_avg_after"] = os.getloadavg()
 
@@ -118,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("| figure | median | spread (min – max) | repeats |")
     print("|---|---|---|---|")
-    for workers in (1, 2):
+    for workers in (1, 2) if args.repeats > 0 else ():
         f = out[f"oracle_episodes_per_s_{workers}_workers"]
         print(f"| oracle episodes/s, {workers} worker(s), {f['episodes']} episodes | "
               f"{f['median']:,.0f} | {f['min']:,.0f} – {f['max']:,.0f} | {len(f['runs'])} |")
@@ -126,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
         f = out["main_job_s"]
         print(f"| main job `antrap eval` ({f['episodes']} episodes, {f['workers']} workers), s | "
               f"{f['median']:.1f} | {f['min']:.1f} – {f['max']:.1f} | {len(f['runs'])} |")
+        c = out["main_job_cpu_s"]
+        print(f"| main job's CPU-seconds (the command and its workers) | {c['median']:.0f} | "
+              f"{c['min']:.0f} – {c['max']:.0f} | {len(c['runs'])} |")
         o = out["main_job_output"]
         print(f"| main job's output (MiB, files; the same every run) | {o['mib']:.1f} | "
               f"{o['files']:,} files | {len(f['runs'])} |")
