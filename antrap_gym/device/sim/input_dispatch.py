@@ -47,15 +47,20 @@ def _window_at(phone: InputHost, x: float, y: float) -> Window | None:
     return None
 
 
-def tap(phone: InputHost, x: float, y: float) -> bool:
+def _press(phone: InputHost, x: float, y: float, want: str) -> tuple[Window, View | None] | None:
+    """A touch at (x, y) after the clock's tick: the window it lands in and its view that
+    handles `want` (None: off the screen)."""
     phone.advance()
     win = _window_at(phone, x, y)
-    if win is None:
+    return None if win is None else (win, hit_test(win.root, x, y, want))
+
+
+def tap(phone: InputHost, x: float, y: float) -> bool:
+    hit = _press(phone, x, y, "click")
+    if hit is None:
         return False
-    v = hit_test(win.root, x, y, "click")
-    if v is None:
-        return _touch_outside(phone, win)
-    return _click(phone, v, x, y)
+    win, v = hit
+    return _touch_outside(phone, win) if v is None else _click(phone, v, x, y)
 
 
 def _touch_outside(phone: InputHost, win: Window) -> bool:
@@ -98,11 +103,10 @@ def _focus_edit(phone: InputHost, v: View, x: float, y: float) -> None:
 
 
 def long_press(phone: InputHost, x: float, y: float) -> bool:
-    phone.advance()
-    win = _window_at(phone, x, y)
-    if win is None:
+    hit = _press(phone, x, y, "long")
+    if hit is None:
         return False
-    v = hit_test(win.root, x, y, "long")
+    win, v = hit
     if v is None:
         return _touch_outside(phone, win)
     if not v.enabled:

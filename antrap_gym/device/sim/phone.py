@@ -390,9 +390,6 @@ class Phone:
     def press_recents(self, tick: bool = True) -> bool:
         return window_manager.press_recents(self, tick)
 
-    def go_home(self) -> None:
-        window_manager.go_home(self)
-
     def launch(self, package: str, activity: str | None = None) -> str | None:
         return window_manager.launch(self, package, activity)
 

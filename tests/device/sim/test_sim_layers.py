@@ -171,9 +171,6 @@ def test_the_contexts_are_read_where_the_phone_is_passed():
 def test_the_phone_offers_all_its_context_and_activities_are_screens():
     from antrap_gym.device.sim.apps.base import Activity
 
-    missing = {m for c in CONTEXTS.values() for m in _members(c) if not hasattr(Phone, m)
-               and m not in Phone.__init__.__code__.co_names}
-    assert missing == set()
     phone = Phone()
     assert all(hasattr(phone, m) for c in CONTEXTS.values() for m in _members(c))
     act = phone.wm.top_activity()
