@@ -10,9 +10,11 @@ the templates' declarations (`differs`, `reference_check`; tasks/template.py).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the tools' shared helper, when loaded by path
+from marked_block import check_or_write
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "grading.md"
@@ -63,36 +65,11 @@ def table() -> str:
     return "\n".join(lines)
 
 
-def block(text: str) -> str:
-    return f"{START}\n{text}\n{END}"
-
-
-def current(page: str) -> str | None:
-    m = re.search(re.escape(START) + r"\n(.*?)" + re.escape(END), page, re.S)
-    return m.group(1).removesuffix("\n") if m else None
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="only compare; exit 1 if stale")
     args = ap.parse_args(argv)
-    page = PAGE.read_text()
-    want = table()
-    if current(page) is None:
-        print(f"{PAGE} has no generated table (markers {START!r} ... {END!r})", file=sys.stderr)
-        return 1
-    if args.check:
-        if current(page) != want:
-            print("docs/grading.md's table is stale: run python docs/tools/grading_table.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    new = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: block(want), page,
-                 flags=re.S)
-    if new != page:
-        PAGE.write_text(new)
-        print(f"rewrote {PAGE.relative_to(ROOT)}")
-    return 0
+    return check_or_write(PAGE, START, END, table(), args.check, "grading_table")
 
 
 if __name__ == "__main__":

@@ -10,10 +10,12 @@ installed. `tests/project/test_docs_generated.py` fails when the page is stale.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the tools' shared helper, when loaded by path
+from marked_block import check_or_write
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "real-device.md"
@@ -57,33 +59,11 @@ def table() -> str:
     return "\n".join(lines)
 
 
-def block(text: str) -> str:
-    return f"{START}\n{text}\n{END}" if text else f"{START}\n{END}"
-
-
-def current(page: str) -> str | None:
-    m = re.search(re.escape(START) + r"\n(.*?)" + re.escape(END), page, re.S)
-    return m.group(1).removesuffix("\n") if m else None
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="only compare; exit 1 if stale")
     args = ap.parse_args(argv)
-    page = PAGE.read_text()
-    want = table()
-    have = current(page)
-    if args.check:
-        if have != want:
-            print("docs/real-device.md's task-apps table is stale: "
-                  "run python docs/tools/task_apps_table.py", file=sys.stderr)
-            return 1
-        return 0
-    if have is None:
-        raise SystemExit(f"{PAGE} has no markers {START!r} ... {END!r}")
-    PAGE.write_text(page.replace(block(have), block(want)))
-    print(f"wrote {PAGE.relative_to(ROOT)}")
-    return 0
+    return check_or_write(PAGE, START, END, table(), args.check, "task_apps_table")
 
 
 if __name__ == "__main__":
