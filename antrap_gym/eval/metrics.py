@@ -9,6 +9,13 @@ settings (its interval is the pooled Wilson one) and the drop's interval is
 Newcombe's for a difference of proportions (for the drop in success rate and
 the drop in Pass@k alike).
 
+Every success rate also carries `ci95_template`, a 95% interval from a bootstrap
+that resamples task templates (`eval/bootstrap.py`): episodes of one template
+fail and succeed together, and the Wilson interval, which treats them as
+independent, is too narrow for a claim about a policy. Each block keeps its
+per-template counts (`templates`: name -> [successes, episodes]) so that two
+summaries can be compared template by template (`paired_difference_interval`).
+
 Figures that have no data (a rate over no episodes) are NaN in memory and
 `null` in `summary.json` (strict JSON: `to_json`).
 """
@@ -20,6 +27,12 @@ import math
 from collections import defaultdict
 from typing import Any
 
+from antrap_gym.eval.bootstrap import (
+    mean_rate_interval,
+    paired_difference_interval,
+    rate_interval,
+    template_counts,
+)
 from antrap_gym.eval.errors import is_infrastructure_error
 from antrap_gym.traps.taxonomy import LAYER_OF, LAYERS, TRAP_TYPES
 
@@ -45,11 +58,14 @@ def _rate_block(eps: list[dict[str, Any]]) -> dict[str, Any]:
     passed = sum(1 for g in groups.values() if any(e["success"] >= 1.0 for e in g))
     k = max((len(g) for g in groups.values()), default=0)
     rate = wins / n if n else float("nan")
+    templates = template_counts(eps)
     return {
         "n": n,
         "successes": wins,
         "success_rate": rate,
         "ci95": list(wilson(wins, n)),
+        "ci95_template": list(rate_interval(templates)),
+        "templates": templates,
         "k": k,
         "groups": len(groups),
         "pass_at_k": passed / len(groups) if groups else float("nan"),
@@ -136,6 +152,13 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "trap_average_ci95": avg_ci,
             "drop": drop,
             "drop_ci95": newcombe(clean["success_rate"], clean["ci95"], avg, avg_ci),
+            # the same two figures with templates resampled (see eval/bootstrap.py): what a
+            # claim about a policy, rather than about these episodes, should quote
+            "trap_average_ci95_template": list(mean_rate_interval(
+                [t["templates"] for t in traps.values()])),
+            "drop_ci95_template": (list(paired_difference_interval(
+                clean["templates"], [t["templates"] for t in traps.values()]))
+                if clean["n"] and traps else [float("nan"), float("nan")]),
             "trap_average_pass_at_k": pavg,
             "trap_average_pass_at_k_ci95": pavg_ci,
             "drop_pass_at_k": clean["pass_at_k"] - pavg if clean["n"] else float("nan"),

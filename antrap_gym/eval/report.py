@@ -101,6 +101,7 @@ def markdown(summary: dict[str, Any]) -> str:
                 if lay in a["layers"] else "–" for lay in layers]
         lines.append("| " + " | ".join(row) + " |")
     lines += [f"\n**Warning:** {w}" for w in infrastructure_warnings(summary)]
+    lines += ["", *template_interval_table(summary)]
     k = max((a["clean"]["k"] for a in summary["agents"].values()), default=1)
     lines += ["", *pass_at_k_table(summary, cols, k)]
     lines += ["", "## Back to the pre-trap state", "",
@@ -124,6 +125,24 @@ BACK_TO_PRE_TRAP = (
     "not success: an agent that makes no progress is back as soon as the trap's effect is gone. "
     "Trapped: share of episodes where the trap fired; extra steps: mean steps a trap cost "
     "until the agent was back.")
+
+
+def template_interval_table(summary: dict[str, Any]) -> list[str]:
+    """summary.md's intervals by template: the clean rate, the trap average and the drop with
+    the templates resampled (`eval/bootstrap.py`), beside how many templates they rest on."""
+    lines = ["## Intervals by template (%)", "",
+             "The table above treats every episode as independent. A template's variants succeed "
+             "and fail together, so for a claim about the agent rather than about these episodes, "
+             "quote these: 95% intervals of a bootstrap that resamples whole templates.", "",
+             "| Agent | Templates | Clean | Trap avg | Drop |", "|---|---|---|---|---|"]
+    for agent, a in summary["agents"].items():
+        clean = a["clean"]
+        n = len(clean.get("templates") or {}) or max(
+            (len(t.get("templates") or {}) for t in a["traps"].values()), default=0)
+        lines.append(f"| {agent} | {n} | {pm(clean['success_rate'], clean.get('ci95_template', []))} | "
+                     f"{pm(a['trap_average'], a.get('trap_average_ci95_template', []))} | "
+                     f"{pm(a['drop'], a.get('drop_ci95_template', []))} |")
+    return lines
 
 
 def mixed_setups_note(summary: dict[str, Any]) -> list[str]:
