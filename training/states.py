@@ -37,6 +37,7 @@ class _Pending:
     prompt: list[dict[str, Any]]
     image: Any
     distance: int | None
+    reply: str = ""  # the oracle's reply here, in the policy format (oracle episodes)
 
 
 def _prompt(session: PolicySession, obs: dict[str, Any], policy: PolicyConfig) -> tuple[list, Any]:
@@ -95,6 +96,7 @@ def play_oracle(env, prover: Prover, task: str, variant: int, trap_seed: int,
         action = oracle.act(obs, info)
         reply = format_completion(action, "", space=session.space, config=policy,
                                   elements=obs.get("ui_elements") or "")
+        pending[-1].reply = reply
         obs, _, term, trunc, info = env.step(session.decode(reply).action)
         done = term or trunc
     return OracleRun(pending, list(env.unwrapped.trap_events), session.space)

@@ -8,13 +8,19 @@ from pathlib import Path
 
 
 def small_policy(data: Path, out: Path, vocab_size: int = 1024) -> Path:
+    from antrap_gym.training.data import read_rows
+
+    return small_policy_of([m["content"] for r in read_rows([data]) for m in r["messages"]], out,
+                           vocab_size)
+
+
+def small_policy_of(lines: list[str], out: Path, vocab_size: int = 1024) -> Path:
+    """`small_policy` with its tokenizer trained on `lines`."""
     import torch
     from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
 
-    from antrap_gym.training.data import read_rows
     from antrap_gym.training.tiny import train_tokenizer
 
-    lines = [m["content"] for r in read_rows([data]) for m in r["messages"]]
     tok = train_tokenizer(lines, vocab_size)
     eos, pad = tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids("<|endoftext|>")
     config = Qwen3Config(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
