@@ -380,15 +380,35 @@ def multi_units(args, b: Budget, out: Path) -> list[Unit]:
 # --- the table ------------------------------------------------------------------------------------------
 
 
+def _by_template(ci: list | None) -> bool:
+    """Whether a cell's interval by template exists (two templates or more were evaluated)."""
+    return bool(ci) and all(v is not None and v == v for v in ci)
+
+
 def fmt_cell(c: dict | None) -> str:
-    return "–" if c is None else f"{pct_ci(c['rate'], c['ci95'])} (n={c['n']})"
+    """A cell's rate with its interval: by template where several templates were evaluated
+    (`eval/bootstrap.py`; marked `T`), else Wilson's over episodes."""
+    if c is None:
+        return "–"
+    if _by_template(c.get("ci95_template")):
+        return f"{pct_ci(c['rate'], c['ci95_template'])}T (n={c['n']})"
+    return f"{pct_ci(c['rate'], c['ci95'])} (n={c['n']})"
 
 
 def fmt_change(d: dict | None) -> str:
+    """A change with its interval: paired by template where there is one (marked `T`), else
+    Newcombe's; `*` when the interval lies above zero."""
     if d is None:
         return "–"
-    lo, hi = d["ci95"]
-    return f"{100 * d['delta']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]" + (" *" if d["measured"] else "")
+    by_template = _by_template(d.get("ci95_template"))
+    lo, hi = d["ci95_template"] if by_template else d["ci95"]
+    return (f"{100 * d['delta']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]" + ("T" if by_template else "")
+            + (" *" if is_measured(d) else ""))
+
+
+def is_measured(d: dict) -> bool:
+    """The change's interval lies above zero: the template-paired one where there is one."""
+    return d["measured_template"] if _by_template(d.get("ci95_template")) else d["measured"]
 
 
 def cells_of(units: dict, seed: int, policy: str) -> dict[str, dict]:
@@ -459,7 +479,7 @@ def median_baselines(per_seed: dict[int, list[dict]], seeds: list[int], traps: l
         if not pairs:
             continue
         changes = [success_change(w, c) for w, c in pairs]
-        measured = sum(1 for ch in changes if ch["measured"])
+        measured = sum(1 for ch in changes if is_measured(ch))
         lines.append(f"| {t} | {len(pairs)} | {spread([w['rate'] for w, _ in pairs])} | "
                      f"{spread([c['rate'] for _, c in pairs])} | "
                      f"{spread([ch['delta'] for ch in changes], True)}; "

@@ -85,20 +85,32 @@ def evaluate_checkpoint(path: str | Path, config: TrainConfig, out: str | Path |
 
 def summary_cell(summary: dict[str, Any], setting: str) -> dict[str, Any]:
     """One setting's figures from a one-agent harness summary: success rate, its Wilson
-    95% interval, n, and the recovery rate (trapped settings) with its interval."""
+    95% interval, n, the interval by template and the per-template counts it rests on,
+    and the recovery rate (trapped settings) with its interval."""
     agent = next(iter(summary["agents"].values()))
     row = agent["clean"] if setting == "clean" else agent["traps"][setting]
     return {"rate": row["success_rate"], "ci95": row["ci95"], "n": row["n"],
+            "ci95_template": row.get("ci95_template"), "templates": row.get("templates"),
             "recovery": row.get("recovery_rate"), "recovery_ci95": row.get("recovery_ci95")}
 
 
 def success_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """after - before success (two `summary_cell`s), with Newcombe's 95% interval for a
-    difference of two proportions; `measured` when the whole interval lies above zero."""
+    difference of two proportions; `measured` when the whole interval lies above zero.
+
+    When both cells carry per-template counts (the same templates, e.g. two policies on one
+    held-out suite), `ci95_template` is the paired interval with templates resampled
+    (`eval/bootstrap.py`) and `measured_template` says whether it lies above zero: the one
+    to quote for a claim about the policies rather than about these episodes."""
+    from antrap_gym.eval.bootstrap import paired_difference_interval
     from antrap_gym.eval.metrics import newcombe
 
     lo, hi = newcombe(after["rate"], after["ci95"], before["rate"], before["ci95"])
-    return {"delta": after["rate"] - before["rate"], "ci95": [lo, hi], "measured": lo > 0}
+    out = {"delta": after["rate"] - before["rate"], "ci95": [lo, hi], "measured": lo > 0}
+    if after.get("templates") and before.get("templates"):
+        tlo, thi = paired_difference_interval(after["templates"], before["templates"])
+        out.update(ci95_template=[tlo, thi], measured_template=tlo > 0)
+    return out
 
 
 def save_final(trainer, processing_class, run: str | Path, config: TrainConfig, info: dict[str, Any]) -> Path:
