@@ -95,7 +95,7 @@ MODEL_PATH: str | None = None
 HEARTBEAT_S = 60.0
 
 #: rough seconds per unit of work on 2 cores (hidden 256: docs/training.md), for the ETA only
-COST = {"sft_step": 0.55, "grpo_step": 3.8, "episode": 1.5, "unit": 10.0}
+COST = {"sft_step": 0.55, "grpo_step": 3.8, "episode": 1.5, "unit": 10.0, "bank_state": 0.1}
 
 
 # --- the record on disk -------------------------------------------------------------------------------
@@ -112,15 +112,27 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def git_revision() -> str:
+def git_revision(root: Path = ROOT) -> str:
+    """The commit `root` is at, `+dirty` when tracked files differ from it, `unknown` outside git."""
     try:
-        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
                              check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
                                capture_output=True, text=True, check=True).stdout.strip()
         return rev + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+def refuse_unrecorded(revision: str, allow: bool) -> None:
+    """A table is a claim about a commit: refuse to start one from a tree that differs from
+    every commit (or from no checkout at all) unless `allow` (--allow-dirty, which the
+    record then says)."""
+    if allow or not (revision.endswith("+dirty") or revision == "unknown"):
+        return
+    what = "uncommitted changes" if revision.endswith("+dirty") else "no git checkout"
+    raise SystemExit(f"the tree has {what} ({revision}): results.json records the commit the table "
+                     "was made from, so commit first (or pass --allow-dirty, recorded in the setup)")
 
 
 class Record:
@@ -133,7 +145,7 @@ class Record:
             check_same_setup(self.data["setup"], setup, f"{self.path} (choose another --out)")
         else:
             self.data = {"setup": dict(setup), "invocations": [], "units": {}}
-        self.data["setup"].update({k: setup[k] for k in ("command", "git")})
+        self.data["setup"].update({k: setup[k] for k in ("command", "git", "bank") if k in setup})
         add_rows(self.data["setup"], setup)
         self.data["invocations"].append({"command": setup["command"], "git": setup["git"],
                                          "started": now(), "wall_s": 0.0})
@@ -345,7 +357,41 @@ def table_units(args, b: Budget, out: Path, have: dict | None = None) -> list[Un
             units.append(Unit(f"seed{seed}/eval/{trap}", cost,
                               lambda trap=trap, final=final, f=do_eval: f(trap, final, [trap]),
                               needs=(grpo_key,)))
+        if args.bank_size:
+            units += bank_units(args, b, out, seed, sft, traps)
     return units
+
+
+def bank_units(args, b: Budget, out: Path, seed: int, sft, traps: list[str]) -> list[Unit]:
+    """--bank-size: every policy of the seed answers the trap-state bank of its own trap (the
+    warm start and clean GRPO every trap's): the same states for every policy and seed, on
+    `--bank-suite` (held-out templates by default), compared state by state."""
+    sd = out / f"seed{seed}"
+    trained = {"warm": (sd / "warm" / "final", f"seed{seed}/sft"),
+               "clean": (sd / "grpo-clean" / "final", f"seed{seed}/grpo/clean"),
+               **{t: (sd / f"grpo-{t}" / "final", f"seed{seed}/grpo/{t}") for t in traps}}
+    units = []
+    for policy, (path, need) in trained.items():
+        for trap in (traps if policy in ("warm", "clean") else [policy]):
+            units.append(Unit(f"seed{seed}/bank/{policy}/{trap}",
+                              COST["unit"] + args.bank_size * COST["bank_state"],
+                              lambda path=path, trap=trap: score_on_bank(args, b, out, sft, path, trap),
+                              needs=(need,)))
+    return units
+
+
+def score_on_bank(args, b: Budget, out: Path, sft, path: Path, trap: str) -> dict:
+    """A checkpoint's replies on the bank of `trap` (built once under `<out>/banks`)."""
+    from antrap_gym.training import state_bank as sb
+
+    policy = sft.policy_config()
+    spec = sb.BankSpec(trap, suite=args.bank_suite, size=args.bank_size)
+    bank = sb.load_or_build(out / "banks", spec, policy)
+    score = sb.score_bank(bank, sb.model_replier(path, policy, max_new_tokens=b.max_new_tokens,
+                                                 threads=args.threads), str(path))
+    keep = ("key", "task", "handled", "progress", "success", "format", "valid")
+    return {"bank": {"spec": asdict(spec), "summary": score.summary(),
+                     "rows": [{k: r[k] for k in keep} for r in score.rows]}}
 
 
 def multi_units(args, b: Budget, out: Path) -> list[Unit]:
@@ -541,8 +587,8 @@ def render_table(data: dict[str, Any]) -> str:
         own = spread(vals(lambda r: r["own"]["rate"] if r["own"] else None))
         dw = vals(lambda r: r["vs_warm"]["delta"] if r["vs_warm"] else None)
         dc = vals(lambda r: r["vs_clean"]["delta"] if r["vs_clean"] else None)
-        mw = sum(1 for s in seeds if (r := per_seed[s][i])["vs_warm"] and r["vs_warm"]["measured"])
-        mc = sum(1 for s in seeds if (r := per_seed[s][i])["vs_clean"] and r["vs_clean"]["measured"])
+        mw = sum(1 for s in seeds if (r := per_seed[s][i])["vs_warm"] and is_measured(r["vs_warm"]))
+        mc = sum(1 for s in seeds if (r := per_seed[s][i])["vs_clean"] and is_measured(r["vs_clean"]))
         if not dw:
             return [clean, own, "–", "–"]
         # of the seeds that have the row (a later seed may train only the unsettled ones)
@@ -560,7 +606,60 @@ def render_table(data: dict[str, Any]) -> str:
         w, c = per_seed[s][0]["traps"], per_seed[s][1]["traps"]
         lines.extend(f"| {t} | {fmt_cell(w[t])} | {fmt_cell(c[t])} |" for t in traps if w[t] or c[t])
         lines.append("")
+    lines.extend(bank_section(units, seeds, traps))
     return "\n".join(lines)
+
+
+def bank_score(units: dict, seed: int, policy: str, trap: str):
+    """A policy's recorded replies on a trap's bank (a `BankScore`), or None."""
+    from antrap_gym.training.state_bank import BankScore
+
+    u = units.get(f"seed{seed}/bank/{policy}/{trap}")
+    if not u or not u.get("done_at"):
+        return None
+    return BankScore(policy, list(u["bank"]["rows"]))
+
+
+def fmt_bank(score) -> str:
+    if score is None:
+        return "–"
+    m = score.summary()
+    return pct_ci(m["handled_rate"], m["handled_ci95_template"]) + "T"
+
+
+def bank_section(units: dict, seeds: list[int], traps: list[str]) -> list[str]:
+    """The banks' table: per seed and trap, the share of its bank's states each policy handled,
+    and the trap's GRPO against the warm start, paired state by state."""
+    from antrap_gym.training.state_bank import compare
+
+    specs = [u["bank"]["spec"] for u in units.values() if u.get("done_at") and "bank" in u]
+    if not specs:
+        return []
+    lines = [f"## Trap-state banks: states handled (%) on `{specs[0]['suite']}`", "",
+             "Each policy answers the same fixed states of its trap's bank greedily "
+             "(training/state_bank.py); a state is handled when the reply gets the oracle closer "
+             "to success. Intervals resample templates (T); the change is paired state by state, "
+             "* = its interval above 0.", ""]
+    for s in seeds:
+        lines += [f"### Seed {s}", "", "| trap | states | warm start | clean GRPO | GRPO on the trap | "
+                  "GRPO on the trap vs warm start |", "|---|---|---|---|---|---|"]
+        for t in traps:
+            warm, clean, own = (bank_score(units, s, p, t) for p in ("warm", "clean", t))
+            if not (warm or clean or own):
+                continue
+            change = "–"
+            if own and warm:
+                try:
+                    c = compare(own, warm)
+                    lo, hi = c["ci95_template"]
+                    change = (f"{100 * c['delta']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]T"
+                              f"{' *' if lo > 0 else ''} ({c['gained']} gained, {c['lost']} lost)")
+                except ValueError:
+                    change = "banks differ"
+            n = len((warm or clean or own).rows)
+            lines.append(f"| {t} | {n} | {fmt_bank(warm)} | {fmt_bank(clean)} | {fmt_bank(own)} | {change} |")
+        lines.append("")
+    return lines
 
 
 def render_multi(data: dict[str, Any]) -> str:
@@ -615,6 +714,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--merge", nargs="+", type=Path, default=None, metavar="DIR",
                     help="fold the results.json of these --out folders (other seeds, run elsewhere or in "
                          "parallel) into --out, rewrite table.md and exit")
+    ap.add_argument("--bank-size", type=int, default=0, metavar="N",
+                    help="also score every policy on a fixed bank of N trap states of its trap "
+                         "(training/state_bank.py; 0: off)")
+    ap.add_argument("--bank-suite", default="antrap-test",
+                    help="the bank's templates (default: the held-out side)")
+    ap.add_argument("--allow-dirty", action="store_true",
+                    help="run from a tree with uncommitted changes (results.json says so)")
     ap.add_argument("--stop-after", type=int, default=None, help=argparse.SUPPRESS)  # units, then exit
     args = ap.parse_args(argv)
     if args.threads is None and args.jobs > 1:
@@ -724,6 +830,9 @@ def main(argv: list[str] | None = None) -> int:
     setup = {"mode": "multi-task" if args.multi_task else "table", "budget": args.budget,
              "budget_params": asdict(b), "seeds": args.seeds, "traps": [] if args.multi_task else args.traps,
              "templates": args.templates, "model": MODEL_PATH, "command": command, "git": git_revision()}
+    if args.bank_size:
+        setup["bank"] = {"size": args.bank_size, "suite": args.bank_suite}
+    refuse_unrecorded(setup["git"], args.allow_dirty)
     if args.unsettled is not None and not args.multi_task:
         prior = json.loads((out / "results.json").read_text(encoding="utf-8"))["units"] \
             if (out / "results.json").exists() else {}

@@ -270,13 +270,10 @@ def run_bank(args: argparse.Namespace) -> int:
                         TextColumn("{task.completed}/{task.total}"), TimeRemainingColumn(),
                         console=console, transient=True)
         with bars:
-            if path.is_file():
-                bank = sb.StateBank.load(path)
-            else:
-                job = bars.add_task(f"bank of {spec.trap}: oracle episodes", total=None)
-                bank = sb.build_bank(spec, policy,
-                                     on_episode=lambda d, n: bars.update(job, completed=d, total=n))
-                bank.save(path)
+            job = bars.add_task(f"bank of {spec.trap}: oracle episodes", total=None)
+            bank = sb.load_or_build(folder, spec, policy,
+                                    on_episode=lambda d, n: bars.update(job, completed=d, total=n))
+            bars.remove_task(job)
             console.print(f"bank {path}: {len(bank.states)} states of {len(bank.templates)} templates")
             scores = []
             for m in args.model:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import pickle
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -87,7 +88,7 @@ class StateBank:
     def save(self, path: str | Path) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # two builders of one bank never share it
         tmp.write_bytes(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
         tmp.replace(path)
         return path
@@ -119,6 +120,16 @@ def _stack(trap: str) -> list[dict[str, Any]]:
     if not stack:
         raise ValueError("a state bank is of a trap: clean has no trap states")
     return stack
+
+
+def load_or_build(folder: str | Path, spec: BankSpec, policy: PolicyConfig, **kw: Any) -> StateBank:
+    """The bank of `spec` in `policy`'s format from `folder`, built and saved there if missing."""
+    path = bank_path(folder, spec, policy)
+    if path.is_file():
+        return StateBank.load(path)
+    bank = build_bank(spec, policy, **kw)
+    bank.save(path)
+    return bank
 
 
 def build_bank(spec: BankSpec, policy: PolicyConfig, *, on_episode: Callable[[int, int], None] | None = None
@@ -314,5 +325,18 @@ def write_report(scores: Iterable[BankScore], bank: StateBank, path: str | Path)
     return report
 
 
-__all__ = ["BankScore", "BankSpec", "BankState", "StateBank", "bank_path", "build_bank", "compare",
-           "fixed_replier", "model_replier", "oracle_replier", "score_bank", "write_report"]
+__all__ = [
+    "BankScore",
+    "BankSpec",
+    "BankState",
+    "StateBank",
+    "bank_path",
+    "build_bank",
+    "compare",
+    "fixed_replier",
+    "load_or_build",
+    "model_replier",
+    "oracle_replier",
+    "score_bank",
+    "write_report",
+]

@@ -37,7 +37,8 @@ ADDED = "grounding_error"  # a type asked for once the table stands: only what i
 def command(out: Path, model: Path, *extra: str, traps: tuple[str, ...] = TRAPS,
             seeds: str = "0") -> list[str]:
     return [sys.executable, str(ROOT / "examples/training_table.py"), "--out", str(out), "--budget", "micro",
-            "--seeds", seeds, "--traps", ",".join(traps), "--model", str(model), "--threads", "1", *extra]
+            "--seeds", seeds, "--traps", ",".join(traps), "--model", str(model), "--threads", "1",
+            "--allow-dirty", *extra]
 
 
 SECOND = "loop"  # the one row a second seed trains
@@ -374,3 +375,59 @@ def test_the_median_baselines_give_each_trap_its_seeds_spread_and_clean_grpos_ch
     assert rows["loop"].startswith("| loop | 3 | 60.0 (51.7 to 71.7) | 58.3 (55.0 to 65.0) | "
                                    "-1.7 (-6.7 to +3.3)")
     assert rows["state_deadlock"] == "| state_deadlock | 1 | 78.3 | 73.3 | -5.0; measured in 0/1 |"
+
+
+def test_a_table_is_not_started_from_a_tree_that_no_commit_holds(tmp_path, monkeypatch):
+    import importlib
+
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    table = importlib.import_module("training_table")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(repo)]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "f.txt").write_text("one\n")
+    subprocess.run([*git, "add", "f.txt"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    clean = table.git_revision(repo)
+    assert len(clean) == 40 and not clean.endswith("+dirty")
+    table.refuse_unrecorded(clean, allow=False)  # a commit: the table may start
+    (repo / "f.txt").write_text("two\n")
+    dirty = table.git_revision(repo)
+    assert dirty == clean + "+dirty"
+    with pytest.raises(SystemExit, match="uncommitted changes"):
+        table.refuse_unrecorded(dirty, allow=False)
+    table.refuse_unrecorded(dirty, allow=True)  # --allow-dirty, and the record says +dirty
+    assert table.git_revision(tmp_path / "nowhere") == "unknown"
+    with pytest.raises(SystemExit, match="no git checkout"):
+        table.refuse_unrecorded("unknown", allow=False)
+
+
+def test_every_policy_answers_the_bank_of_its_trap(runs, tmp_path):
+    """--bank-size on a finished table: only the bank units run; each policy's rows are the
+    same states, and the table pairs the trap's GRPO with the warm start on them."""
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(runs["out"], out)
+    model = Path(runs["final"]["setup"]["model"])
+    done = subprocess.run(command(out, model, "--bank-size", "3", "--bank-suite", "antrap-mini"), cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    data = json.loads((out / "results.json").read_text())
+    banks = {k: u for k, u in data["units"].items() if "/bank/" in k}
+    assert sorted(banks) == sorted([*(f"seed0/bank/{p}/{t}" for p in ("warm", "clean") for t in TRAPS),
+                                    *(f"seed0/bank/{t}/{t}" for t in TRAPS)])
+    for t in TRAPS:
+        keys = {tuple(r["key"] for r in banks[f"seed0/bank/{p}/{t}"]["bank"]["rows"])
+                for p in ("warm", "clean", t)}
+        assert len(keys) == 1 and len(next(iter(keys))) == 3  # the same three states for every policy
+    for k in runs["final"]["units"]:  # nothing trained or evaluated again
+        assert data["units"][k]["done_at"] == runs["two_seeds"]["units"][k]["done_at"]
+    assert data["setup"]["bank"] == {"size": 3, "suite": "antrap-mini"}
+    table = (out / "table.md").read_text()
+    assert "## Trap-state banks: states handled (%) on `antrap-mini`" in table
+    for t in TRAPS:
+        row = next(line for line in table.splitlines() if line.startswith(f"| {t} | 3 |"))
+        assert "gained" in row and row.count("T") >= 3
+    assert len(list((out / "banks").glob("*.pkl"))) == len(TRAPS)
