@@ -22,6 +22,7 @@ Nothing here imports torch; the device helpers at the bottom import it lazily.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from dataclasses import field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -519,6 +520,13 @@ def validate(cfg: TrainConfig) -> None:
                                   "or a trap type") from None
     if cfg.policy_config().shows_image and cfg.obs_mode() == "text":
         raise ConfigError("env.obs_mode text gives no screenshot, but policy.observation wants one")
+    pol = cfg.policy_config()
+    if pol.observation == "text" and not pol.element_bounds and not (pol.index_targets and pol.uses_index):
+        # nothing in the prompt says where an element is: coordinate targets can only be memorised
+        # screen by screen (enough for one template, never for held-out ones)
+        warnings.warn("policy.element_bounds false on a text policy hides where elements are, yet SFT "
+                      "targets are coordinates: set policy.index_targets true (targets by [i])",
+                      stacklevel=2)
     check_passthrough(cfg.sft.extra, "sft", "SFTConfig", [f.name for f in dataclasses.fields(SFTSection)])
     check_passthrough(cfg.grpo.extra, "grpo", "GRPOConfig", [f.name for f in dataclasses.fields(GRPOSection)])
 

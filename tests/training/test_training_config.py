@@ -236,3 +236,18 @@ def test_max_context_tokens_ends_long_episodes(tmp_path):
             rollout.close()
     assert turns[1] == [1, 1]
     assert all(t > 1 for t in turns[None])  # the same episodes play on under the default bound
+
+
+def test_a_text_policy_without_bounds_is_warned_unless_it_targets_indices():
+    """Without bounds the prompt does not say where an element is: coordinate targets can only
+    be memorised screen by screen, so the config says so (smollm2_cpu once trained that way)."""
+    import warnings
+
+    smoke = ROOT / "configs/train/smoke_cpu.yaml"
+    with pytest.warns(UserWarning, match="index_targets"):
+        load_config(smoke, ["policy.element_bounds=false"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_config(smoke, ["policy.element_bounds=false", "policy.index_targets=true"])
+        load_config(smoke, [])
+        load_config(ROOT / "configs/train/smollm2_cpu.yaml")
