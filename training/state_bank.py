@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from antrap_gym.agents.policy import PolicyConfig, format_completion
-from antrap_gym.eval.bootstrap import paired_difference_interval, rate_interval
+from antrap_gym.eval.bootstrap import paired_difference_interval, rate_interval, template_counts
 from antrap_gym.eval.spec import stable_seed
 from antrap_gym.training.rewards import Outcome, StepRewarder, TrainState
 from antrap_gym.training.states import _trapped_steps, play_oracle
@@ -205,12 +205,7 @@ class BankScore:
 
     def counts(self) -> dict[str, list[int]]:
         """template -> [states handled, states]."""
-        out: dict[str, list[int]] = {}
-        for r in self.rows:
-            c = out.setdefault(r["task"], [0, 0])
-            c[0] += int(r["handled"])
-            c[1] += 1
-        return out
+        return template_counts(self.rows, "handled")
 
     def summary(self) -> dict[str, Any]:
         n = len(self.rows)

@@ -115,12 +115,13 @@ def paired_difference_interval(after: Counts | Sequence[Counts], before: Counts 
     return cluster_bootstrap(rows, diff, **kw)
 
 
-def template_counts(episodes: Sequence[Mapping]) -> dict[str, list[int]]:
-    """template -> [successes, episodes] of episode records (`task`, `success`)."""
+def template_counts(records: Sequence[Mapping], outcome: str = "success") -> dict[str, list[int]]:
+    """template -> [records whose `outcome` is 1 (or True), records], by each record's `task`
+    (episode records' `success`, a state bank's `handled`)."""
     out: dict[str, list[int]] = {}
-    for e in episodes:
+    for e in records:
         c = out.setdefault(str(e["task"]), [0, 0])
-        c[0] += int(e["success"] >= 1.0)
+        c[0] += int(e[outcome] >= 1.0)
         c[1] += 1
     return out
 
