@@ -630,7 +630,7 @@ def fmt_bank(score) -> str:
 def bank_section(units: dict, seeds: list[int], traps: list[str]) -> list[str]:
     """The banks' table: per seed and trap, the share of its bank's states each policy handled,
     and the trap's GRPO against the warm start, paired state by state."""
-    from antrap_gym.training.state_bank import compare
+    from antrap_gym.training.state_bank import compare, describe_change
 
     specs = [u["bank"]["spec"] for u in units.values() if u.get("done_at") and "bank" in u]
     if not specs:
@@ -651,9 +651,7 @@ def bank_section(units: dict, seeds: list[int], traps: list[str]) -> list[str]:
             if own and warm:
                 try:
                     c = compare(own, warm)
-                    lo, hi = c["ci95_template"]
-                    change = (f"{100 * c['delta']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]T"
-                              f"{' *' if lo > 0 else ''} ({c['gained']} gained, {c['lost']} lost)")
+                    change = describe_change(c) + (" *" if c["ci95_template"][0] > 0 else "")
                 except ValueError:
                     change = "banks differ"
             n = len((warm or clean or own).rows)

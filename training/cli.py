@@ -290,9 +290,7 @@ def run_bank(args: argparse.Namespace) -> int:
                       f"[{100 * lo:.1f}, {100 * hi:.1f}] of {p['states']} states, "
                       f"parsed {100 * p['parse_rate']:.0f}%")
     for c in report["compared_with_first"]:
-        lo, hi = c["ci95_template"]
-        console.print(f"{c['after']} - {c['before']}: {100 * c['delta']:+.1f} points "
-                      f"[{100 * lo:+.1f}, {100 * hi:+.1f}] ({c['gained']} gained, {c['lost']} lost)")
+        console.print(f"{c['after']} - {c['before']}, in points: {sb.describe_change(c)}")
     print(args.out)
     return 0
 

@@ -263,6 +263,13 @@ def compare(after: BankScore, before: BankScore) -> dict[str, Any]:
             "both": both}
 
 
+def describe_change(c: dict[str, Any]) -> str:
+    """A `compare` result in points: `+7.5 [+2.5, +12.5] (3 gained, 0 lost)`."""
+    lo, hi = c["ci95_template"]
+    return (f"{100 * c['delta']:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}] "
+            f"({c['gained']} gained, {c['lost']} lost)")
+
+
 # --- repliers ---------------------------------------------------------------------------------------
 
 def oracle_replier(states: Sequence[BankState]) -> list[str]:
@@ -338,6 +345,7 @@ __all__ = [
     "bank_path",
     "build_bank",
     "compare",
+    "describe_change",
     "fixed_replier",
     "load_or_build",
     "model_replier",
