@@ -5,6 +5,13 @@ Restoring a snapshot gives a `Page` without its context; the first use after tha
 loads the source again and replays the log (every action the user took, in order),
 which rebuilds the same DOM: the page scripts' only inputs are the source, the
 fixed clock and seed, and the log. Restore stays as cheap as unpickling a string.
+
+So a page's layout is a function of (source, url, clock, seed, log, width), and the
+process remembers the layouts it built by that key (`LAID_OUT_MAX`). A page whose
+state was laid out before needs no context at all: an action is logged and sent to
+the context only when something the page has not shown before is asked for (a new
+layout, its errors, a canvas's pixels). The oracle's forks, which restore the same
+phone states over and over, mostly walk pages they have seen.
 """
 
 from __future__ import annotations
@@ -23,9 +30,15 @@ DPR = 2.625
 MAX_LOG = 20000
 #: contexts of released pages kept for reuse (see `Page.live`)
 PARKED_MAX = 16
+#: layouts remembered by (origin, log, width) (see the module's docstring)
+LAID_OUT_MAX = 512
 #: id -> (origin, the log it has had, context), oldest first; a context is held by one
 #: page or parked here, never both
 _parked: OrderedDict[int, tuple[tuple, tuple, _Live]] = OrderedDict()
+#: (origin, log, width) -> the layout of that page state, oldest first
+_laid_out: OrderedDict[tuple, lay.Layout] = OrderedDict()
+#: (origin, log) -> a number naming that page state for as long as the process lives
+_state_names: dict[tuple, int] = {}
 
 
 def _park(origin: tuple, log: tuple, live: _Live) -> None:
@@ -60,7 +73,7 @@ def _layout_of(raw: str, viewport_w: float) -> lay.Layout:
 class Page:
     """One page of a tab: what it was loaded from and what was done to it."""
 
-    __slots__ = ("_live", "log", "now_ms", "seed", "source", "url")
+    __slots__ = ("_live", "_sent", "_shown", "log", "now_ms", "seed", "source", "url")
 
     def __init__(self, url: str, source: str, now_ms: int, seed: int) -> None:
         self.url = url
@@ -70,6 +83,10 @@ class Page:
         #: (kind, nid, *args) for every action sent to the page, in order
         self.log: list[tuple] = []
         self._live: _Live | None = None
+        #: how many of `log`'s entries the live context has had (the rest are still to send)
+        self._sent = 0
+        #: laid out or acted on since this object was made (see `loaded`)
+        self._shown = False
 
     def __getstate__(self) -> dict:
         return {"url": self.url, "source": self.source, "now_ms": self.now_ms,
@@ -79,49 +96,101 @@ class Page:
         self.url, self.source, self.now_ms = st["url"], st["source"], st["now_ms"]
         self.seed, self.log = st["seed"], st["log"]
         self._live = None
+        self._sent = 0
+        self._shown = False
+
+    @property
+    def origin(self) -> tuple:
+        return (self.source, self.url, self.now_ms, self.seed)
 
     # --- the live context -------------------------------------------------------------
     @property
     def live(self) -> _Live:
-        """The JavaScript context, loaded (and the log replayed) on first use. A context a
-        released page of the same origin left (`release`) is taken over when the log it
-        has had is where this page's begins: a phone restored to the same state over and
-        over (the oracle's forks) would otherwise load the same page every time."""
+        """The JavaScript context, loaded (and the log replayed) on first use, and sent
+        every logged action it has not had yet. A context a released page of the same
+        origin left (`release`) is taken over when the log it has had is where this
+        page's begins: a phone restored to the same state over and over (the oracle's
+        forks) would otherwise load the same page every time."""
         if self._live is None:
-            live, done = _unpark((self.source, self.url, self.now_ms, self.seed), self.log)
+            live, done = _unpark(self.origin, self.log)
             if live is None:
                 live = _Live(Engine(self.source, self.url, self.now_ms, self.seed,
                                     (1080 / DPR, 2400 / DPR), DPR))
                 done = 0
-            for entry in self.log[done:]:
-                live.engine.act(*entry)
-            self._live = live
-        return self._live
+            self._live, self._sent = live, done
+        live = self._live
+        while self._sent < len(self.log):
+            live.engine.act(*self.log[self._sent])
+            self._sent += 1
+        return live
 
     def release(self) -> None:
         """The page is gone with its phone state: park its context for another to take."""
         live, self._live = self._live, None
         if live is not None:
-            _park((self.source, self.url, self.now_ms, self.seed), tuple(self.log), live)
+            _park(self.origin, tuple(self.log[:self._sent]), live)
+        self._sent = 0
 
     @property
     def loaded(self) -> bool:
-        return self._live is not None
+        """Whether this page object was laid out or acted on (a tab in the background,
+        restored from a snapshot, is not until it is shown)."""
+        return self._shown
 
     def act(self, kind: str, nid: int, *args: Any) -> None:
-        """Send a user action to the page (and log it for the replay)."""
+        """Send a user action to the page (and log it for the replay). It reaches the
+        context when the page's next state is asked for and was not laid out before."""
         if len(self.log) >= MAX_LOG:
             return
-        entry = (kind, int(nid), *args)
-        self.live.engine.act(*entry)
-        self.log.append(entry)
+        self.log.append((kind, int(nid), *args))
+        self._shown = True
 
     def layout(self, viewport_w: float) -> lay.Layout:
-        return self.live.layout(viewport_w)
+        self._shown = True
+        key = (self.origin, tuple(self.log), viewport_w)
+        known = _laid_out.get(key)
+        if known is not None:
+            _laid_out.move_to_end(key)
+            return known
+        layout = self.live.layout(viewport_w)
+        _laid_out[key] = layout
+        while len(_laid_out) > LAID_OUT_MAX:
+            _laid_out.popitem(last=False)
+        return layout
+
+    @property
+    def canvases(self) -> _Canvases:
+        """Where this page state's canvas pixels come from (its context, loaded only
+        when a picture is painted)."""
+        return _Canvases(self)
 
     @property
     def errors(self) -> list[str]:
         return self.live.engine.errors
+
+
+class _Canvases:
+    """A page state's canvases (`present.Canvases`): named by the page state, which
+    together with a canvas's drawing version fixes its pixels."""
+
+    __slots__ = ("_page", "_serial")
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._serial = 0
+
+    @property
+    def serial(self) -> int:
+        if not self._serial:
+            key = (self._page.origin, tuple(self._page.log))
+            serial = _state_names.get(key)
+            if serial is None:
+                serial = _state_names[key] = len(_state_names) + 1
+            self._serial = serial
+        return self._serial
+
+    def canvas_png(self, nid: int, width: int, height: int) -> bytes:
+        return self._page.live.engine.canvas_png(nid, width, height)
 
 
 class _Live:

@@ -143,6 +143,7 @@ def test_a_restored_page_is_the_same_whether_its_context_is_loaded_afresh_or_tak
     def screen(i: int, fresh: bool) -> tuple:
         if fresh:
             page_mod._parked.clear()
+        page_mod._laid_out.clear()  # else a page state laid out before needs no context
         dev.restore(snaps[i])
         return tuple(dev.ui_elements()), dev.screenshot().tobytes()
 
@@ -150,6 +151,7 @@ def test_a_restored_page_is_the_same_whether_its_context_is_loaded_afresh_or_tak
     assert len({r[0] for r in reference.values()}) == len(snaps)  # four different screens
     taken_over = 0
     for i in (3, 0, 1, 2, 3, 1, 0, 2):  # back to earlier logs and on to later ones
+        page_mod._laid_out.clear()
         dev.restore(snaps[i])  # the page now up is released to the park
         parked = len(page_mod._parked)
         assert parked >= 1
@@ -157,3 +159,35 @@ def test_a_restored_page_is_the_same_whether_its_context_is_loaded_afresh_or_tak
         taken_over += len(page_mod._parked) < parked
         assert (elements, dev.screenshot().tobytes()) == reference[i], i
     assert taken_over >= 4  # the park was used, not only filled
+
+
+def test_a_page_state_laid_out_before_needs_no_javascript_context():
+    """A page's layout is remembered by its state (source, clock, seed, the log of what
+    was done): a phone restored to states shown before, and actions that lead to states
+    shown before, load no JavaScript context at all; a state not seen yet sends the
+    logged actions to one, and shows what a page driven step by step shows."""
+    from antrap_gym.device.sim.web import page as page_mod
+    from antrap_gym.device.sim.web import script
+
+    def engines_made() -> int:
+        return next(script._SERIALS)  # serials are handed out in order, one per context
+
+    dev = open_page(COUNTER)
+    snaps = [dev.snapshot()]
+    screens = [tuple(dev.ui_elements())]
+    for _ in range(2):
+        tap(dev, text="Add")
+        snaps.append(dev.snapshot())
+        screens.append(tuple(dev.ui_elements()))
+    before = engines_made()
+    for i in (2, 0, 1, 2, 1):
+        dev.restore(snaps[i])
+        assert tuple(dev.ui_elements()) == screens[i]
+    tap(dev, text="Add")  # from state 1: to state 2, laid out before
+    assert tuple(dev.ui_elements()) == screens[2]
+    assert engines_made() == before + 1  # only the probe's own serial: no context loaded
+
+    page_mod._parked.clear()
+    tap(dev, text="Add")  # a state never shown: the log goes to a context loaded afresh
+    assert "3" in texts(dev) and tuple(dev.ui_elements()) not in screens
+    assert engines_made() > before + 2

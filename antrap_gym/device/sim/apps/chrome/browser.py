@@ -208,7 +208,7 @@ class ChromeTabbedActivity(Activity):
             self._sync_fields(e, layout)
             frame = present.present(layout, rect, DPR * phone.width / 1080, scroll,
                                     _Host(self, phone, e), self.fields, self.focus,
-                                    phone.wm.ime_shown, page.live.engine, PKG)
+                                    phone.wm.ime_shown, page.canvases, PKG)
         except (RecursionError, MemoryError, ValueError, TypeError, KeyError, IndexError):
             # what the engine cannot lay out is Chrome's crashed tab, never the phone's crash
             ui.spacer(48)
