@@ -7,6 +7,11 @@
                                                                                           # |change| <= 10
     python examples/training_table.py --out runs/table --merge runs/table-seed2  # a seed run elsewhere
     python examples/training_table.py --out runs/table --seeds 2 --threads 1 --jobs 2  # two units at once
+    python examples/training_table.py --out runs/heldout --warm-config smollm2_cpu --seeds 0,1,2 \
+        --traps external_interruption,visual_hallucination,type_mismatch,state_deadlock,loop \
+        --budget smoke --bank-size 200 --jobs 2 --threads 1          # a real policy, held-out templates
+    python examples/training_table.py --out runs/heldout --warm-config smollm2_cpu --gpus 0,1,2,3 \
+        --warm-set model.path=/models/Qwen2.5-VL-3B-Instruct ...       # four units at once, a GPU each
 
 For each seed: one SFT warm start (the demo's recipe, examples/adversarial_grpo.py, with a
 cosine schedule: clean oracle steps with DART disturbances); from it clean GRPO and
@@ -24,6 +29,14 @@ a unit once the ones it reads (its warm start, its GRPO run) have finished.
 
 `--multi-task` trains the warm start and clean GRPO on several templates of one app
 (Settings' switches by default) and reports success per template.
+
+`--warm-config NAME` replaces the demo's recipe with a training config (configs/train/NAME.yaml,
+or a path): the warm start is that config's SFT (its model, prompt, templates and data), GRPO
+for each row trains from it on the config's templates with the budget's GRPO settings, and
+every policy is evaluated as the config's `eval_after` says (held-out templates, for
+`smollm2_cpu`); `--warm-set KEY=VALUE` changes a key of it for every unit. `--gpus 0,1,...`
+runs one unit per GPU at once (each process sees only its GPU, `model.device: cuda`); the
+same launcher runs on CPU with `--warm-set model.device=cpu`, which is how it is tested.
 """
 
 from __future__ import annotations
@@ -216,7 +229,7 @@ class Record:
 
 
 #: what every invocation writing to one --out must share
-FIXED_SETUP = ("mode", "budget", "templates", "model")
+FIXED_SETUP = ("mode", "budget", "templates", "model", "warm_config", "warm_set")
 
 
 def check_same_setup(have: dict[str, Any], new: dict[str, Any], what: str) -> None:
@@ -238,6 +251,44 @@ def add_rows(setup: dict[str, Any], other: dict[str, Any]) -> None:
 # --- the units ------------------------------------------------------------------------------------------
 
 
+#: --warm-config: the training config the warm start, GRPO and evaluations are made from (None:
+#: the demo's recipe), and --warm-set's KEY=VALUE changes to it
+RECIPE: Path | None = None
+RECIPE_SET: list[str] = []
+
+
+def recipe_path(name: str) -> Path:
+    """A training config by name (configs/train/NAME.yaml) or path."""
+    path = Path(name)
+    if path.suffix not in (".yaml", ".yml"):
+        path = ROOT / "configs/train" / f"{name}.yaml"
+    if not path.is_file():
+        raise SystemExit(f"--warm-config: no training config {path}")
+    return path.resolve()
+
+
+def recipe_config(keys: dict[str, Any]):
+    """The --warm-config recipe with this unit's keys, then --warm-set's (which win)."""
+    from antrap_gym.training.config import load_config
+
+    assert RECIPE is not None
+    sets = [f"{k}={v}" for k, v in keys.items()] + list(RECIPE_SET)
+    if MODEL_PATH:
+        sets.append(f"model.path={MODEL_PATH}")
+    return load_config(RECIPE, sets)
+
+
+def recipe_keys(b: Budget, seed: int, threads: int | None) -> dict[str, Any]:
+    """What every unit of a --warm-config table sets in the recipe: the seed, the threads,
+    checkpoints, no evaluation inside training (the table evaluates), the reply budget."""
+    keys: dict[str, Any] = {"train.seed": seed, "train.progress": "false",
+                            "train.save_steps": b.save_steps, "eval_after.enabled": "false",
+                            "eval_after.max_new_tokens": b.max_new_tokens}
+    if threads:
+        keys["train.threads"] = threads
+    return keys
+
+
 def base_keys(b: Budget, templates: list[str], seed: int, threads: int | None) -> dict[str, Any]:
     tasks = "[" + ",".join(templates) + "]"
     keys: dict[str, Any] = {"env.tasks": tasks, "eval_after.tasks": tasks, "model.tiny.hidden_size": b.hidden,
@@ -255,9 +306,11 @@ def base_keys(b: Budget, templates: list[str], seed: int, threads: int | None) -
 
 def sft_config(b: Budget, templates: list[str], seed: int, threads: int | None):
     """The warm start: the demo's SFT (clean oracle data, DART disturbances mostly random
-    taps) with a cosine learning rate."""
+    taps) with a cosine learning rate; with --warm-config, that config's SFT."""
     from antrap_gym.training.config import load_config
 
+    if RECIPE is not None:
+        return recipe_config({**recipe_keys(b, seed, threads), "name": "table-sft"})
     keys = {**base_keys(b, templates, seed, threads), "name": "table-sft", "env.variants": b.sft_variants,
             "sft.max_steps": b.sft_steps, "sft.lr": 3e-3, "sft.lr_scheduler": "cosine",
             "sft.collect.traps": "[clean]", "sft.collect.thought": "none", "sft.collect.noise": 0.3,
@@ -265,18 +318,25 @@ def sft_config(b: Budget, templates: list[str], seed: int, threads: int | None):
     return load_config(ROOT / "configs/train/clean.yaml", overrides(**keys))
 
 
+GRPO_KEYS = {"grpo.granularity": "step", "grpo.lr": 1.5e-4, "grpo.beta": 0.04, "grpo.trapped_weight": 2.0,
+             "grpo.temperature": 1.0, "grpo.refresh_every": 4, "grpo.oracle_share": 0.5, "grpo.num_envs": 4}
+
+
 def grpo_config(b: Budget, templates: list[str], seed: int, threads: int | None, trap: str, init: Path):
-    """The demo's step-level GRPO, clean (`trap` = clean) or under one trap type at p = 0.3."""
+    """The demo's step-level GRPO, clean (`trap` = clean) or under one trap type at p = 0.3;
+    with --warm-config, on that config's model, prompt and templates."""
     from antrap_gym.training.config import load_config
 
+    grpo = {**GRPO_KEYS, "grpo.init_from": str(init), "grpo.steps": b.grpo_steps,
+            "grpo.num_generations": b.generations, "grpo.batch_size": 2 * b.generations,
+            "grpo.max_completion_length": b.max_new_tokens, "grpo.states_per_refresh": b.states_per_refresh}
+    if RECIPE is not None:
+        keys = {**recipe_keys(b, seed, threads), **grpo, "name": f"table-grpo-{trap}", "traps.mode": trap}
+        if trap != "clean":
+            keys["traps.p"] = 0.3
+        return recipe_config(keys)
     keys = {**base_keys(b, templates, seed, threads), "name": f"table-grpo-{trap}",
-            "env.variants": b.grpo_variants, "grpo.init_from": str(init), "grpo.steps": b.grpo_steps,
-            "grpo.granularity": "step", "grpo.num_generations": b.generations,
-            "grpo.batch_size": 2 * b.generations, "grpo.lr": 1.5e-4, "grpo.beta": 0.04,
-            "grpo.trapped_weight": 2.0, "grpo.temperature": 1.0,
-            "grpo.max_completion_length": b.max_new_tokens,
-            "grpo.states_per_refresh": b.states_per_refresh, "grpo.refresh_every": 4,
-            "grpo.oracle_share": 0.5, "grpo.num_envs": 4}
+            "env.variants": b.grpo_variants, **grpo}
     if trap != "clean":
         keys["traps.p"] = 0.3
     return load_config(ROOT / "configs/train" / f"{trap}.yaml", overrides(**keys))
@@ -314,12 +374,13 @@ def table_units(args, b: Budget, out: Path, have: dict | None = None) -> list[Un
     from antrap_gym.training.sft import run_sft
 
     traps = args.traps
-    ep = b.eval_variants * b.eval_runs * len(args.templates)
     units: list[Unit] = []
     for seed in args.seeds:
         sd = out / f"seed{seed}"
         sft = sft_config(b, args.templates, seed, args.threads)
         warm = sd / "warm" / "final"
+        ep = eval_episodes(sft) if RECIPE is not None else b.eval_variants * b.eval_runs * len(args.templates)
+        sft_steps = sft.sft.max_steps if RECIPE is not None else b.sft_steps
 
         def do_sft(sft=sft, sd=sd) -> dict:
             return {"final": str(run_sft(sft, sd / "warm", resume=True))}
@@ -332,7 +393,7 @@ def table_units(args, b: Budget, out: Path, have: dict | None = None) -> list[Un
             cfg = grpo_config(b, args.templates, seed, args.threads, trap, warm)
             return {"final": str(run_grpo(cfg, sd / f"grpo-{trap}", resume=True))}
 
-        def baseline(policy: str, path: Path, need: str, seed=seed, f=do_eval) -> Unit:
+        def baseline(policy: str, path: Path, need: str, seed=seed, f=do_eval, ep=ep) -> Unit:
             key = f"seed{seed}/eval/{policy}"
             missing = [t for t in traps if t not in cells_of(have or {}, seed, policy)]
             name, settings = policy, traps
@@ -344,7 +405,7 @@ def table_units(args, b: Budget, out: Path, have: dict | None = None) -> list[Un
             return Unit(key, cost, lambda: f(name, path, settings), needs=(need,))
 
         sft_key = f"seed{seed}/sft"
-        units.append(Unit(sft_key, COST["unit"] + b.sft_steps * COST["sft_step"], do_sft))
+        units.append(Unit(sft_key, COST["unit"] + sft_steps * COST["sft_step"], do_sft))
         units.append(baseline("warm", warm, sft_key))
         for trap in ["clean", *traps]:
             final, grpo_key = sd / f"grpo-{trap}" / "final", f"seed{seed}/grpo/{trap}"
@@ -360,6 +421,15 @@ def table_units(args, b: Budget, out: Path, have: dict | None = None) -> list[Un
         if args.bank_size:
             units += bank_units(args, b, out, seed, sft, traps)
     return units
+
+
+def eval_episodes(cfg) -> int:
+    """Episodes of one evaluation setting under `cfg.eval_after` (for the ETA)."""
+    from antrap_gym.tasks import get_suite
+
+    ea = cfg.eval_after
+    templates = len(ea.tasks) if ea.tasks else len(get_suite(ea.suite).templates)
+    return templates * (ea.variants or 1) * ea.runs
 
 
 def bank_units(args, b: Budget, out: Path, seed: int, sft, traps: list[str]) -> list[Unit]:
@@ -424,6 +494,14 @@ def multi_units(args, b: Budget, out: Path) -> list[Unit]:
 
 
 # --- the table ------------------------------------------------------------------------------------------
+
+
+def trained_on(setup: dict[str, Any]) -> str:
+    """The table's recipe in words: the demo's templates, or the --warm-config and its changes."""
+    if not setup.get("warm_config"):
+        return f"templates: {', '.join(setup['templates'])}"
+    sets = "".join(f" `{s}`" for s in setup.get("warm_set") or [])
+    return f"recipe: `{setup['warm_config']}`{sets}"
 
 
 def _by_template(ci: list | None) -> bool:
@@ -546,8 +624,7 @@ def render_table(data: dict[str, Any]) -> str:
     lines = [f"# Per-subtype training table ({setup['budget']} budget)", "",
              f"command: `{setup['command']}`  ",
              *(f"earlier: `{c}`  " for c in commands if c != setup["command"]),
-             f"seeds: {', '.join(map(str, seeds))}; templates: "
-             f"{', '.join(setup['templates'])}; git: {setup['git']}  ",
+             f"seeds: {', '.join(map(str, seeds))}; {trained_on(setup)}; git: {setup['git']}  ",
              f"wall time: {data.get('wall_s', 0) / 60:.1f} min over {len(data['invocations'])} "
              "invocation(s); "
              f"units done: {done}", ""]
@@ -717,15 +794,40 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                          "(training/state_bank.py; 0: off)")
     ap.add_argument("--bank-suite", default="antrap-test",
                     help="the bank's templates (default: the held-out side)")
+    ap.add_argument("--warm-config", default=None, metavar="CONFIG",
+                    help="make the warm start, GRPO and evaluations from this training config "
+                         "(configs/train/CONFIG.yaml or a path; e.g. smollm2_cpu) instead of the demo's "
+                         "recipe on --templates")
+    ap.add_argument("--warm-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="change a key of --warm-config for every unit (repeatable)")
+    ap.add_argument("--gpus", default=None, metavar="IDS",
+                    help="comma-separated GPU ids: one unit per GPU at once (--jobs defaults to their "
+                         "number), each process seeing only its own; needs --warm-config")
     ap.add_argument("--allow-dirty", action="store_true",
                     help="run from a tree with uncommitted changes (results.json says so)")
     ap.add_argument("--stop-after", type=int, default=None, help=argparse.SUPPRESS)  # units, then exit
     args = ap.parse_args(argv)
+    args.gpus = [g.strip() for g in args.gpus.split(",") if g.strip()] if args.gpus else []
+    if args.gpus:
+        if not args.warm_config:
+            ap.error("--gpus needs --warm-config (the demo's recipe is a CPU one)")
+        if args.jobs == 1:
+            args.jobs = len(args.gpus)
+        if args.jobs > len(args.gpus):
+            ap.error(f"--jobs {args.jobs} is more than the {len(args.gpus)} GPU(s) of --gpus")
+        if not any(s.split("=", 1)[0].strip() == "model.device" for s in args.warm_set):
+            args.warm_set.append("model.device=cuda")
+    if args.warm_set and not args.warm_config:
+        ap.error("--warm-set changes --warm-config's keys: give --warm-config")
     if args.threads is None and args.jobs > 1:
         args.threads = share_of_cores(args.jobs)
     args.seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     default = ",".join(SWITCHES) if args.multi_task else "SettingsWifiToggle"
     args.templates = [t.strip() for t in (args.templates or default).split(",") if t.strip()]
+    if args.warm_config:
+        if args.multi_task:
+            ap.error("--multi-task is the demo's recipe on several templates: not with --warm-config")
+        args.templates = []  # the recipe's
     args.traps = [t for t in TRAP_TYPES if t in expand(args.traps)]
     return args
 
@@ -766,13 +868,24 @@ def merge_main(out: Path, folders: list[Path]) -> int:
     return 0
 
 
-def run_unit(args: argparse.Namespace, key: str, have: dict[str, Any]) -> dict:
-    """A --jobs worker: build the invocation's units as the parent did and run the one named."""
-    global MODEL_PATH
+def use_args(args: argparse.Namespace) -> None:
+    """Set the module's recipe from the command line (in the parent and in each --jobs worker)."""
+    global MODEL_PATH, RECIPE, RECIPE_SET
     MODEL_PATH = str(Path(args.model).resolve()) if args.model else None
+    RECIPE = recipe_path(args.warm_config) if args.warm_config else None
+    RECIPE_SET = list(args.warm_set)
+
+
+def run_unit(args: argparse.Namespace, key: str, have: dict[str, Any], gpu: str | None = None) -> dict:
+    """A --jobs worker: build the invocation's units as the parent did and run the one named
+    (on GPU `gpu` alone, when given: set before anything in this fresh process touches CUDA)."""
+    if gpu is not None:
+        os.environ["CUDA_VISIBLE_DEVICES"] = gpu
+    use_args(args)
     b, out = BUDGETS[args.budget], Path(args.out)
     units = multi_units(args, b, out) if args.multi_task else table_units(args, b, out, have)
-    return next(u for u in units if u.key == key).run()
+    result = next(u for u in units if u.key == key).run()
+    return {**result, "gpu": gpu} if gpu is not None else result
 
 
 def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finished, describe) -> None:
@@ -785,6 +898,7 @@ def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finish
 
     have = dict(rec.data["units"])  # as the parent built its units from
     waiting, running, failure = list(todo), {}, None
+    free_gpus = list(args.gpus)  # each running unit holds one (--gpus)
     limit = len(todo) if args.stop_after is None else args.stop_after
     started = 0
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn"), max_tasks_per_child=1) as pool:
@@ -795,15 +909,18 @@ def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finish
                     break
                 waiting.remove(ready)
                 rec.start(ready.key)
-                running[pool.submit(run_unit, args, ready.key, have)] = (ready, time.monotonic())
+                gpu = free_gpus.pop(0) if free_gpus else None
+                running[pool.submit(run_unit, args, ready.key, have, gpu)] = (ready, time.monotonic(), gpu)
                 started += 1
             if not running:
                 break  # nothing startable: --stop-after reached, or a need that never finished
             describe(f"[{len(todo) - len(waiting) - len(running) + 1}/{len(todo)}] "
-                     + ", ".join(u.key for u, _ in running.values()))
+                     + ", ".join(u.key for u, _, _ in running.values()))
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for fut in done:
-                u, t = running.pop(fut)
+                u, t, gpu = running.pop(fut)
+                if gpu is not None:
+                    free_gpus.append(gpu)
                 if fut.exception() is not None:
                     rec.fail(u.key, time.monotonic() - t)  # its clock stops while the others finish
                     failure = failure or fut.exception()
@@ -816,9 +933,10 @@ def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finish
 def main(argv: list[str] | None = None) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    global MODEL_PATH
     args = parse(argv)
-    MODEL_PATH = str(Path(args.model).resolve()) if args.model else None
+    use_args(args)
+    if args.gpus and args.jobs == 1:  # in turn, in this process: on the first GPU
+        os.environ["CUDA_VISIBLE_DEVICES"] = args.gpus[0]
     b = BUDGETS[args.budget]
     out = Path(args.out)
     if args.merge:
@@ -827,7 +945,10 @@ def main(argv: list[str] | None = None) -> int:
     command = shlex.join([Path(sys.executable).name, *sys.argv]) if argv is None else shlex.join(argv)
     setup = {"mode": "multi-task" if args.multi_task else "table", "budget": args.budget,
              "budget_params": asdict(b), "seeds": args.seeds, "traps": [] if args.multi_task else args.traps,
-             "templates": args.templates, "model": MODEL_PATH, "command": command, "git": git_revision()}
+             "templates": args.templates, "model": MODEL_PATH, "command": command, "git": git_revision(),
+             "warm_config": str(RECIPE.relative_to(ROOT)) if RECIPE and RECIPE.is_relative_to(ROOT) else (
+                 str(RECIPE) if RECIPE else None),
+             "warm_set": list(args.warm_set), "gpus": args.gpus}
     if args.bank_size:
         setup["bank"] = {"size": args.bank_size, "suite": args.bank_suite}
     refuse_unrecorded(setup["git"], args.allow_dirty)

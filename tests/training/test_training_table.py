@@ -431,3 +431,49 @@ def test_every_policy_answers_the_bank_of_its_trap(runs, tmp_path):
         row = next(line for line in table.splitlines() if line.startswith(f"| {t} | 3 |"))
         assert "gained" in row and row.count("T") >= 3
     assert len(list((out / "banks").glob("*.pkl"))) == len(TRAPS)
+
+
+@pytest.mark.slow
+def test_a_warm_config_table_runs_one_unit_per_gpu_from_that_configs_recipe(runs, tmp_path):
+    """--warm-config: the warm start is the named training config's SFT (its prompt, its
+    templates, its keys changed by --warm-set), each trap's GRPO trains from it on the same
+    recipe under that trap, and --gpus hands each concurrent unit a GPU of its own (here
+    on CPU, `model.device=cpu`: the launcher is the same one a GPU machine runs). The record
+    names the recipe, and a unit ran on each GPU."""
+    model = runs["out"].parent / "tiny"
+    out = tmp_path / "warm"
+    recipe = ["--warm-config", "smoke_cpu", "--gpus", "0,1", "--warm-set", "model.device=cpu",
+              "--warm-set", "env.tasks=[SettingsWifiToggle]", "--warm-set", "sft.max_steps=2",
+              "--warm-set", "eval_after.tasks=[SettingsWifiToggle]", "--warm-set", "eval_after.variants=1"]
+    done = subprocess.run(command(out, model, *recipe, traps=("loop",)), cwd=ROOT, capture_output=True,
+                          text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    data = json.loads((out / "results.json").read_text())
+    setup, units = data["setup"], data["units"]
+    assert setup["warm_config"] == "configs/train/smoke_cpu.yaml"
+    assert "sft.max_steps=2" in setup["warm_set"] and setup["gpus"] == ["0", "1"]
+    assert sorted(units) == sorted(["seed0/sft", "seed0/eval/warm", "seed0/grpo/clean", "seed0/eval/clean",
+                                    "seed0/grpo/loop", "seed0/eval/loop"])
+    assert all(u.get("done_at") for u in units.values())
+    assert {u["gpu"] for u in units.values()} == {"0", "1"}  # concurrent units, a GPU each
+    import yaml
+
+    warm = yaml.safe_load((out / "seed0/warm/train_config.yaml").read_text())
+    assert warm["policy"]["prompt"] == "compact" and warm["env"]["tasks"] == ["SettingsWifiToggle"]
+    assert warm["sft"]["max_steps"] == 2 and warm["model"]["path"] == str(model.resolve())
+    grpo = yaml.safe_load((out / "seed0/grpo-loop/train_config.yaml").read_text())
+    assert grpo["traps"]["mode"] == "loop" and grpo["traps"]["p"] == 0.3
+    assert grpo["grpo"]["init_from"] == str(out / "seed0/warm/final")
+    assert grpo["policy"]["prompt"] == "compact"
+    assert "recipe: `configs/train/smoke_cpu.yaml`" in (out / "table.md").read_text()
+
+
+def test_gpus_and_warm_set_need_a_warm_config(tmp_path):
+    """--gpus and --warm-set change a training config's recipe: without --warm-config the
+    command refuses before it runs anything."""
+    for extra in (["--gpus", "0"], ["--warm-set", "sft.max_steps=2"]):
+        done = subprocess.run([sys.executable, str(ROOT / "examples/training_table.py"), "--out",
+                               str(tmp_path / "x"), "--budget", "micro", "--allow-dirty", *extra],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "--warm-config" in done.stderr
+        assert not (tmp_path / "x").exists()
