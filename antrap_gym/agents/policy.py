@@ -58,7 +58,7 @@ from antrap_gym.agents.coords import (
     smart_resize,
 )
 from antrap_gym.agents.parsers import Parsed
-from antrap_gym.agents.tool import SYSTEM_BUTTONS, TOOL_ACTION_NAMES, TOOL_ACTIONS
+from antrap_gym.agents.tool import SYSTEM_BUTTONS, TOOL_ACTION_NAMES, TOOL_ACTIONS, compact_action_list
 from antrap_gym.device.elements import (
     UIElement,
     element_line,
@@ -282,10 +282,7 @@ def _compact_system_prompt(space: CoordSpace, config: PolicyConfig) -> str:
         "You operate an Android phone to do the user's task, one action per turn. Answer with "
         "one call:\n<tool_call>\n{\"name\": \"mobile_use\", \"arguments\": {\"action\": ...}}\n"
         "</tool_call>\n"
-        f"Actions: click, long_press ({target}); type (text, clear; the field's {field}); "
-        "scroll (direction: up, down, left, right); swipe (coordinate, coordinate2); "
-        "system_button (button: Back, Home, Enter); open (text: the app's name); answer (text); "
-        "wait; terminate (status: success or failure)."
+        + compact_action_list(target, field)
     )
 
 

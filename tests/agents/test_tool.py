@@ -4,6 +4,8 @@ it makes, and every canonical action can be reached through the tool."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from antrap_gym.agents.coords import CoordSpace, ParseError
@@ -77,3 +79,29 @@ def test_a_name_outside_the_tool_is_refused_with_the_tools_actions():
     with pytest.raises(ParseError) as e:
         tool_args_to_action({"action": "teleport"})
     assert all(a.name in str(e.value) for a in TOOL_ACTIONS)
+
+
+def test_the_compact_prompts_action_line_is_made_from_the_tools_definitions():
+    """The compact prompt lists the tool's actions that carry a `brief`, in COMPACT_ORDER,
+    each with its arguments (actions taking the same ones share them), and nothing the
+    reader does not know: it is written from `TOOL_ACTIONS`, not beside it."""
+    from antrap_gym.agents.policy import PolicyConfig, build_messages
+    from antrap_gym.agents.tool import COMPACT_ORDER, TOOL_ACTION_NAMES, TOOL_ACTIONS
+
+    cfg = PolicyConfig(observation="text", prompt="compact", element_bounds=False, index_targets=True)
+    line = build_messages("Turn Wi-Fi on", (1080, 2400), config=cfg, elements="")[0]["content"]
+    line = line.split("\nActions: ", 1)[1].rstrip(".")
+    offered: dict[str, str] = {}
+    for names, args in re.findall(r"([a-z_]+(?:, [a-z_]+)*)(?: \(([^()]*(?:\([^()]*\))?[^()]*)\))?(?:; |$)",
+                                  line):
+        for name in names.split(", "):
+            offered[name] = args
+    by_name = {a.name: a for a in TOOL_ACTIONS}
+    assert list(offered) == [n for n in COMPACT_ORDER if by_name[n].brief is not None]
+    assert set(offered) <= set(TOOL_ACTION_NAMES)
+    for name, args in offered.items():
+        brief = by_name[name].brief.format(target="{target}", field="{field}")
+        if "{" not in brief:
+            assert args == brief, name
+    assert "index: an element's [i]" in offered["click"] == offered["long_press"]
+    assert "double_tap" not in offered and by_name["double_tap"].brief is None
