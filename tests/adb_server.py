@@ -80,6 +80,39 @@ class AdbServer:
         return pids
 
 
+def connected_phone(adb: AdbServer, serial: str):
+    """Generator for a fixture: a simulated phone served over the ADB protocol, connected to
+    `adb`'s server, disconnected and stopped after."""
+    from antrap_gym.device.adbd import serve_in_thread
+
+    handle = serve_in_thread(port=0, serial=serial)
+    try:
+        adb.connect(handle.address)
+        yield handle
+    finally:
+        adb.run("disconnect", handle.address, timeout=10)
+        handle.close()
+
+
+def phone_maker(adb: AdbServer):
+    """Generator for a fixture: `make(serial)` serves and connects a phone of the test's own
+    (for tests that stop or change it); every one made is disconnected and stopped after."""
+    from antrap_gym.device.adbd import serve_in_thread
+
+    handles = []
+
+    def make(serial: str):
+        h = serve_in_thread(port=0, serial=serial)
+        handles.append(h)
+        adb.connect(h.address)
+        return h
+
+    yield make
+    for h in handles:
+        adb.run("disconnect", h.address, timeout=10)
+        h.close()
+
+
 def adb_server(tmp_path_factory):
     """Generator for a module-scoped fixture: a started private adb server, killed after."""
     if ADB is None:

@@ -27,37 +27,20 @@ from antrap_gym.eval import load_records
 from antrap_gym.registration import make_env
 from antrap_gym.tasks import get_suite
 from antrap_gym.traps import TRAP_TYPES
-from tests.adb_server import AdbServer, LinkProxy, adb_server
+from tests.adb_server import AdbServer, LinkProxy, adb_server, connected_phone, phone_maker
 
 MINI = get_suite("antrap-mini").templates
 
 
 @pytest.fixture(scope="module")
 def phone(adb: AdbServer):
-    handle = serve_in_thread(port=0, serial="SIMDEV01")
-    try:
-        adb.connect(handle.address)
-        yield handle
-    finally:
-        adb.run("disconnect", handle.address, timeout=10)
-        handle.close()
+    yield from connected_phone(adb, "SIMDEV01")
 
 
 @pytest.fixture
 def own_phone(adb: AdbServer):
     """A phone of its own (for tests that stop it or change it), connected."""
-    handles: list[AdbdHandle] = []
-
-    def make(serial: str) -> AdbdHandle:
-        h = serve_in_thread(port=0, serial=serial)
-        handles.append(h)
-        adb.connect(h.address)
-        return h
-
-    yield make
-    for h in handles:
-        adb.run("disconnect", h.address, timeout=10)
-        h.close()
+    yield from phone_maker(adb)
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ import pytest
 from PIL import Image
 
 from antrap_gym.device import parse_ui_xml
-from antrap_gym.device.adbd import AdbdHandle, serve_in_thread
+from antrap_gym.device.adbd import serve_in_thread
 from antrap_gym.device.adbd.protocol import (
     A_CLSE,
     A_CNXN,
@@ -40,35 +40,18 @@ from antrap_gym.device.adbd.protocol import (
 )
 from antrap_gym.device.adbd.sync import SyncSession
 from antrap_gym.device.sim import SimDevice
-from tests.adb_server import ADB, AdbServer, needs_adb
+from tests.adb_server import ADB, AdbServer, connected_phone, needs_adb, phone_maker
 
 
 @pytest.fixture(scope="module")
-def phone(adb: AdbServer) -> AdbdHandle:
-    handle = serve_in_thread(port=0, serial="SIMTEST01")
-    try:
-        adb.connect(handle.address)
-        yield handle
-    finally:
-        adb.run("disconnect", handle.address, timeout=10)
-        handle.close()
+def phone(adb: AdbServer):
+    yield from connected_phone(adb, "SIMTEST01")
 
 
 @pytest.fixture
 def fresh_phone(adb: AdbServer):
     """A phone of its own (for tests that kill it), connected."""
-    handles: list[AdbdHandle] = []
-
-    def make(serial: str) -> AdbdHandle:
-        h = serve_in_thread(port=0, serial=serial)
-        handles.append(h)
-        adb.connect(h.address)
-        return h
-
-    yield make
-    for h in handles:
-        adb.run("disconnect", h.address, timeout=10)
-        h.close()
+    yield from phone_maker(adb)
 
 
 # --- wire formats, without adb ---------------------------------------------------------------
