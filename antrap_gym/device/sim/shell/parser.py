@@ -50,17 +50,8 @@ def _scan_quoted(s: str, i: int) -> int:
         c = s[i]
         if c in " \t\n;&|<>":
             return i
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'":
-            j = s.find("'", i + 1)
-            if j < 0:
-                raise ShellSyntaxError("unterminated quoted string")
-            i = j + 1
-            continue
-        if c == '"':
-            i = _end_double(s, i + 1)
+        if c in "\\'\"":
+            i = _past_quoting(s, i)
             continue
         if c == "`":
             j = i + 1
@@ -106,23 +97,28 @@ def _end_double(s: str, i: int) -> int:
     raise ShellSyntaxError("unterminated quoted string")
 
 
+def _past_quoting(s: str, i: int) -> int:
+    """Index past the escape (a backslash and its character) or the quoted string that
+    starts at s[i]."""
+    c = s[i]
+    if c == "\\":
+        return i + 2
+    if c == "'":
+        j = s.find("'", i + 1)
+        if j < 0:
+            raise ShellSyntaxError("unterminated quoted string")
+        return j + 1
+    return _end_double(s, i + 1)
+
+
 def _end_paren(s: str, i: int) -> int:
     """Index past the `)` closing a `$(` whose body starts at i."""
     depth = 1
     n = len(s)
     while i < n:
         c = s[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "'":
-            j = s.find("'", i + 1)
-            if j < 0:
-                raise ShellSyntaxError("unterminated quoted string")
-            i = j + 1
-            continue
-        if c == '"':
-            i = _end_double(s, i + 1)
+        if c in "\\'\"":
+            i = _past_quoting(s, i)
             continue
         if c == "(":
             depth += 1
