@@ -279,36 +279,31 @@ def printf(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
     return "".join(out).encode(), "", 0
 
 
-@command("mv")
-def mv(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
-    _flags, paths = _split_flags(args, "fnv")
+def _transfer(sh: ShellSession, args: list[str], name: str, flags: str, how) -> Output:
+    """`mv` / `cp`: every source path to the last one (`how(fs, src, dst, now)`), toybox's
+    messages for each that fails."""
+    _flags, paths = _split_flags(args, flags)
     if len(paths) < 2:
-        return b"", "mv: Needs 2 arguments\n", 1
+        return b"", f"{name}: Needs 2 arguments\n", 1
     *srcs, dst = paths
     errs, code = [], 0
     for src in srcs:
         try:
-            sh.phone.fs.move(src, dst, sh.phone.now)
+            how(sh.phone.fs, src, dst, sh.phone.now)
         except FsError as e:
-            errs.append(f"mv: {e}\n")
+            errs.append(f"{name}: {e}\n")
             code = 1
     return b"", "".join(errs), code
+
+
+@command("mv")
+def mv(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
+    return _transfer(sh, args, "mv", "fnv", lambda fs, src, dst, now: fs.move(src, dst, now))
 
 
 @command("cp")
 def cp(sh: ShellSession, args: list[str], stdin: bytes) -> Output:
-    _flags, paths = _split_flags(args, "frRpv")
-    if len(paths) < 2:
-        return b"", "cp: Needs 2 arguments\n", 1
-    *srcs, dst = paths
-    errs, code = [], 0
-    for src in srcs:
-        try:
-            sh.phone.fs.copy(src, dst, sh.phone.now)
-        except FsError as e:
-            errs.append(f"cp: {e}\n")
-            code = 1
-    return b"", "".join(errs), code
+    return _transfer(sh, args, "cp", "frRpv", lambda fs, src, dst, now: fs.copy(src, dst, now))
 
 
 @command("find")
