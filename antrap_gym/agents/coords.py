@@ -129,3 +129,8 @@ def map_to_device(space: CoordSpace | None, x: Any, y: Any) -> tuple[int, int]:
     if x < 0 or y < 0:
         raise ParseError(f"coordinates ({x:g}, {y:g}) are outside the screen")
     return round(x), round(y)
+
+
+def model_point(space: CoordSpace | None, x: float, y: float) -> tuple[int, int]:
+    """A device point in `space`'s coordinates (without a space: rounded device pixels)."""
+    return space.to_model(x, y) if space is not None else (round(x), round(y))
