@@ -33,7 +33,7 @@ from antrap_gym.device.adbd.cli import add_arguments
 from antrap_gym.device.adbd.protocol import SYNC_MAX_PATH
 from antrap_gym.device.adbd.sync import SyncSession
 from antrap_gym.device.sim import SimDevice
-from tests.adb_server import AdbServer, needs_adb
+from tests.adb_server import AdbServer, connected_phone, needs_adb
 
 CONTACTS_DB = "/data/data/com.android.providers.contacts/databases/contacts2.db"
 SMS_DB = "/data/data/com.android.providers.telephony/databases/mmssms.db"
@@ -329,14 +329,8 @@ def test_sync_send_never_writes_the_host(host: Host, form: str) -> None:
 
 # --- through the stock adb binary against a served phone -------------------------------------
 @pytest.fixture(scope="module")
-def phone(adb: AdbServer) -> AdbdHandle:
-    handle = serve_in_thread(port=0, serial="SIMCONFINE1")
-    try:
-        adb.connect(handle.address)
-        yield handle
-    finally:
-        adb.run("disconnect", handle.address, timeout=10)
-        handle.close()
+def phone(adb: AdbServer):
+    yield from connected_phone(adb, "SIMCONFINE1")
 
 
 ADB_COMMANDS = ["cat", "ls", "cp-from", "rm", "echo-truncate-existing", "cp-to", "mv-to", "mkdir-p",
