@@ -59,13 +59,17 @@ def test_import_antrap_gym_loads_no_torch():
 
 
 def test_the_model_format_and_the_eval_report_import_no_circle():
-    """`parsers` and `policy` share what a reply is made of through `agents.coords`; the
-    report and the runner share the plots and viewer through `eval.artifacts`."""
+    """`parsers` and the policy format (`policy` and the modules it is made of) share what a
+    reply is made of through `agents.coords`; the report and the runner share the plots
+    and viewer through `eval.artifacts`."""
     def imported(rel: str) -> set[str]:
         return {mod for _, mod in imports(ROOT / rel)}
 
-    assert "antrap_gym.agents.policy" not in imported("antrap_gym/agents/parsers.py")
-    assert "antrap_gym.agents.parsers" in imported("antrap_gym/agents/policy.py")
+    policy_format = {f"antrap_gym.agents.{m}" for m in ("policy", "completions", "prompts", "policy_config",
+                                                         "images")}
+    assert not policy_format & imported("antrap_gym/agents/parsers.py")
+    assert "antrap_gym.agents.parsers" in imported("antrap_gym/agents/completions.py")
+    assert "antrap_gym.agents.completions" in imported("antrap_gym/agents/policy.py")
     assert "antrap_gym.eval.runner" not in imported("antrap_gym/eval/report.py")
     assert "antrap_gym.eval.report" in imported("antrap_gym/eval/runner.py")
 
