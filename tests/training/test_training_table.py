@@ -436,15 +436,16 @@ def test_every_policy_answers_the_bank_of_its_trap(runs, tmp_path):
 @pytest.mark.slow
 def test_a_warm_config_table_runs_one_unit_per_gpu_from_that_configs_recipe(runs, tmp_path):
     """--warm-config: the warm start is the named training config's SFT (its prompt, its
-    templates, its keys changed by --warm-set), each trap's GRPO trains from it on the same
-    recipe under that trap, and --gpus hands each concurrent unit a GPU of its own (here
-    on CPU, `model.device=cpu`: the launcher is the same one a GPU machine runs). The record
-    names the recipe, and a unit ran on each GPU."""
+    templates, its keys changed by --warm-set), and GRPO trains from it on the same recipe;
+    --gpus hands each concurrent unit a GPU of its own (here on CPU, `model.device=cpu`: the
+    launcher is the same one a GPU machine runs). Stopped after the warm start and the two
+    units that then run side by side: the record names the recipe, and one ran on each GPU."""
     model = runs["out"].parent / "tiny"
     out = tmp_path / "warm"
     recipe = ["--warm-config", "smoke_cpu", "--gpus", "0,1", "--warm-set", "model.device=cpu",
               "--warm-set", "env.tasks=[SettingsWifiToggle]", "--warm-set", "sft.max_steps=2",
-              "--warm-set", "eval_after.tasks=[SettingsWifiToggle]", "--warm-set", "eval_after.variants=1"]
+              "--warm-set", "eval_after.tasks=[SettingsWifiToggle]", "--warm-set", "eval_after.variants=1",
+              "--stop-after", "3"]
     done = subprocess.run(command(out, model, *recipe, traps=("loop",)), cwd=ROOT, capture_output=True,
                           text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -452,19 +453,18 @@ def test_a_warm_config_table_runs_one_unit_per_gpu_from_that_configs_recipe(runs
     setup, units = data["setup"], data["units"]
     assert setup["warm_config"] == "configs/train/smoke_cpu.yaml"
     assert "sft.max_steps=2" in setup["warm_set"] and setup["gpus"] == ["0", "1"]
-    assert sorted(units) == sorted(["seed0/sft", "seed0/eval/warm", "seed0/grpo/clean", "seed0/eval/clean",
-                                    "seed0/grpo/loop", "seed0/eval/loop"])
-    assert all(u.get("done_at") for u in units.values())
-    assert {u["gpu"] for u in units.values()} == {"0", "1"}  # concurrent units, a GPU each
+    finished = {k: u for k, u in units.items() if u.get("done_at")}
+    assert sorted(finished) == ["seed0/eval/warm", "seed0/grpo/clean", "seed0/sft"]
+    assert finished["seed0/eval/warm"]["started_at"] >= finished["seed0/sft"]["done_at"]
+    assert {finished["seed0/eval/warm"]["gpu"], finished["seed0/grpo/clean"]["gpu"]} == {"0", "1"}
     import yaml
 
     warm = yaml.safe_load((out / "seed0/warm/train_config.yaml").read_text())
     assert warm["policy"]["prompt"] == "compact" and warm["env"]["tasks"] == ["SettingsWifiToggle"]
     assert warm["sft"]["max_steps"] == 2 and warm["model"]["path"] == str(model.resolve())
-    grpo = yaml.safe_load((out / "seed0/grpo-loop/train_config.yaml").read_text())
-    assert grpo["traps"]["mode"] == "loop" and grpo["traps"]["p"] == 0.3
-    assert grpo["grpo"]["init_from"] == str(out / "seed0/warm/final")
-    assert grpo["policy"]["prompt"] == "compact"
+    grpo = yaml.safe_load((out / "seed0/grpo-clean/train_config.yaml").read_text())
+    assert grpo["traps"]["mode"] == "clean" and grpo["grpo"]["init_from"] == str(out / "seed0/warm/final")
+    assert grpo["policy"]["prompt"] == "compact" and grpo["grpo"]["steps"] == 2
     assert "recipe: `configs/train/smoke_cpu.yaml`" in (out / "table.md").read_text()
 
 
