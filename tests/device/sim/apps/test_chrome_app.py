@@ -143,7 +143,7 @@ def test_a_restored_page_is_the_same_whether_its_context_is_loaded_afresh_or_tak
     def screen(i: int, fresh: bool) -> tuple:
         if fresh:
             page_mod._parked.clear()
-        page_mod._laid_out.clear()  # else a page state laid out before needs no context
+        page_mod.forget_layouts()  # else a page state laid out before needs no context
         dev.restore(snaps[i])
         return tuple(dev.ui_elements()), dev.screenshot().tobytes()
 
@@ -151,7 +151,7 @@ def test_a_restored_page_is_the_same_whether_its_context_is_loaded_afresh_or_tak
     assert len({r[0] for r in reference.values()}) == len(snaps)  # four different screens
     taken_over = 0
     for i in (3, 0, 1, 2, 3, 1, 0, 2):  # back to earlier logs and on to later ones
-        page_mod._laid_out.clear()
+        page_mod.forget_layouts()
         dev.restore(snaps[i])  # the page now up is released to the park
         parked = len(page_mod._parked)
         assert parked >= 1
