@@ -268,7 +268,8 @@ def recipe_path(name: str) -> Path:
 
 
 def recipe_config(keys: dict[str, Any]):
-    """The --warm-config recipe with this unit's keys, then --warm-set's (which win)."""
+    """The --warm-config recipe with this unit's keys, then --warm-set's, then --model's path
+    (each later one wins)."""
     from antrap_gym.training.config import load_config
 
     assert RECIPE is not None
