@@ -24,8 +24,9 @@ intervals); over several seeds the table shows the median and the spread (min, m
 Resumable: every unit (a warm start, a GRPO run, a policy's evaluation) is recorded in
 `results.json` as it finishes (atomic writes) and skipped on a rerun; a killed training run
 continues from its last checkpoint, a killed evaluation episode by episode. `table.md` is
-rewritten after every unit. `--jobs N` runs up to N units at once, each in a fresh process,
-a unit once the ones it reads (its warm start, its GRPO run) have finished.
+rewritten after every unit. `--jobs N` runs up to N units at once on N worker processes
+(spawned once each, units one after another in each), a unit once the ones it reads (its warm
+start, its GRPO run) have finished.
 
 `--multi-task` trains the warm start and clean GRPO on several templates of one app
 (Settings' switches by default) and reports success per template.
@@ -42,6 +43,7 @@ same launcher runs on CPU with `--warm-set model.device=cpu`, which is how it is
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shlex
@@ -784,9 +786,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                     help="torch CPU threads (train.threads); default with --jobs N: the cores / N, "
                          "so that N units do not fight over the cores")
     ap.add_argument("--jobs", type=int, default=1,
-                    help="run up to this many units at once, each in its own process, a unit once the "
-                         "units it reads have finished (2 on 2 cores with --threads 1: a seed's GRPO "
-                         "runs in pairs)")
+                    help="run up to this many units at once on as many worker processes (one after "
+                         "another in each), a unit once the units it reads have finished "
+                         "(2 on 2 cores with --threads 1: a seed's GRPO runs in pairs)")
     ap.add_argument("--merge", nargs="+", type=Path, default=None, metavar="DIR",
                     help="fold the results.json of these --out folders (other seeds, run elsewhere or in "
                          "parallel) into --out, rewrite table.md and exit")
@@ -877,41 +879,56 @@ def use_args(args: argparse.Namespace) -> None:
     RECIPE_SET = list(args.warm_set)
 
 
-def run_unit(args: argparse.Namespace, key: str, have: dict[str, Any], gpu: str | None = None) -> dict:
-    """A --jobs worker: build the invocation's units as the parent did and run the one named
-    (on GPU `gpu` alone, when given: set before anything in this fresh process touches CUDA)."""
+def pin_gpu(gpu: str | None) -> None:
+    """A --jobs worker's start: see GPU `gpu` alone (set before anything in this fresh
+    process touches CUDA)."""
     if gpu is not None:
         os.environ["CUDA_VISIBLE_DEVICES"] = gpu
+
+
+def run_unit(args: argparse.Namespace, key: str, have: dict[str, Any], gpu: str | None = None) -> dict:
+    """A --jobs worker: build the invocation's units as the parent did and run the one named
+    (`gpu`: the GPU its process was pinned to; the result records the GPU the process sees)."""
     use_args(args)
     b, out = BUDGETS[args.budget], Path(args.out)
     units = multi_units(args, b, out) if args.multi_task else table_units(args, b, out, have)
     result = next(u for u in units if u.key == key).run()
-    return {**result, "gpu": gpu} if gpu is not None else result
+    gc.collect()  # the unit's model and trainer go before the worker's next unit loads its own
+    return {**result, "gpu": os.environ.get("CUDA_VISIBLE_DEVICES")} if gpu is not None else result
 
 
 def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finished, describe) -> None:
-    """Run `todo` in up to `args.jobs` fresh processes (spawned: nothing of this process's
-    threads or torch state is inherited), each unit once every unit it `needs` is done, in the
-    list's order among those ready. A failed unit stops new starts; the running ones finish and
-    are recorded, then the failure is raised."""
+    """Run `todo` on `args.jobs` worker processes, each unit once every unit it `needs` is
+    done, in the list's order among those ready. A failed unit stops new starts; the running
+    ones finish and are recorded, then the failure is raised.
+
+    Each worker is a process of its own (spawned: nothing of this process's threads or torch
+    state is inherited), pinned to one GPU of --gpus for its life, that runs units one after
+    another as the run in turn does in one process: torch, transformers and TRL are imported
+    once per worker, not once per unit (5-6 s of a CPU's time each)."""
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from multiprocessing import get_context
 
     have = dict(rec.data["units"])  # as the parent built its units from
     waiting, running, failure = list(todo), {}, None
-    free_gpus = list(args.gpus)  # each running unit holds one (--gpus)
+    gpus = list(args.gpus) or [None] * args.jobs
+    spawn = get_context("spawn")
+    workers = [ProcessPoolExecutor(1, mp_context=spawn, initializer=pin_gpu, initargs=(gpu,))
+               for gpu in gpus[:args.jobs]]
+    idle = list(range(len(workers)))  # each running unit holds one worker
     limit = len(todo) if args.stop_after is None else args.stop_after
     started = 0
-    with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn"), max_tasks_per_child=1) as pool:
+    try:
         while running or (waiting and failure is None):
-            while failure is None and len(running) < args.jobs and started < limit:
+            while failure is None and idle and started < limit:
                 ready = next((u for u in waiting if all(rec.done(n) for n in u.needs)), None)
                 if ready is None:
                     break
                 waiting.remove(ready)
                 rec.start(ready.key)
-                gpu = free_gpus.pop(0) if free_gpus else None
-                running[pool.submit(run_unit, args, ready.key, have, gpu)] = (ready, time.monotonic(), gpu)
+                w = idle.pop(0)
+                fut = workers[w].submit(run_unit, args, ready.key, have, gpus[w])
+                running[fut] = (ready, time.monotonic(), w)
                 started += 1
             if not running:
                 break  # nothing startable: --stop-after reached, or a need that never finished
@@ -919,14 +936,16 @@ def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finish
                      + ", ".join(u.key for u, _, _ in running.values()))
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for fut in done:
-                u, t, gpu = running.pop(fut)
-                if gpu is not None:
-                    free_gpus.append(gpu)
+                u, t, w = running.pop(fut)
+                idle.append(w)
                 if fut.exception() is not None:
                     rec.fail(u.key, time.monotonic() - t)  # its clock stops while the others finish
                     failure = failure or fut.exception()
                     continue
                 finished(u, time.monotonic() - t, fut.result())
+    finally:
+        for pool in workers:
+            pool.shutdown(wait=True, cancel_futures=True)
     if failure is not None:
         raise failure
 

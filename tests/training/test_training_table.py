@@ -126,7 +126,7 @@ def test_every_cell_is_evaluated_and_tabled(runs):
 def test_jobs_run_units_side_by_side_each_after_what_it_reads(runs, tmp_path):
     """--jobs 2 from nothing, on one of the table's rows (six units: the warm start, its
     evaluation, clean GRPO and its evaluation, the row's GRPO and its evaluation): each unit
-    run once in its own process, none started before the units whose output it reads had
+    run once on one of two worker processes, none started before the units whose output it reads had
     finished, and the same cells as the run in turn where the
     cell is the same (one seed, one thread: every unit's randomness comes from that seed)."""
     model = runs["out"].parent / "tiny"
