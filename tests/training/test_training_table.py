@@ -2,10 +2,10 @@
 two trap types, a few steps and one episode per cell (what the policies score is not
 checked: the table's shape, its resumption and its interval math are).
 
-The command runs as a subprocess twice: first stopped after three units (the hidden
-`--stop-after`), then to the end; the second run must leave the finished units as they were
-(one attempt each, the same finish time) and complete every cell. The interval math is
-checked against figures worked out by hand.
+The command runs twice (in the test's process; the --jobs runs are subprocesses): first
+stopped after three units (the hidden `--stop-after`), then to the end; the second run must
+leave the finished units as they were (one attempt each, the same finish time) and complete
+every cell. The interval math is checked against figures worked out by hand.
 """
 
 from __future__ import annotations
@@ -44,6 +44,31 @@ def command(out: Path, model: Path, *extra: str, traps: tuple[str, ...] = TRAPS,
 SECOND = "loop"  # the one row a second seed trains
 
 
+def in_process(argv: list[str]) -> str:
+    """`examples/training_table.py` ARGV run in this process (torch and TRL already loaded: the
+    fixture's four invocations skip four interpreter starts), its stdout returned. The threads
+    and environment it sets for its units are put back as they were. (The --jobs tests below
+    run the script as a subprocess.)"""
+    import contextlib
+    import importlib
+    import io
+    import os
+
+    import torch
+
+    sys.path.insert(0, str(ROOT / "examples"))
+    table = importlib.import_module("training_table")
+    environ, threads, out = dict(os.environ), torch.get_num_threads(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            assert table.main(argv[2:]) == 0
+    finally:
+        os.environ.clear()
+        os.environ.update(environ)
+        torch.set_num_threads(threads)
+    return out.getvalue()
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict:
     """results.json after the stopped run and after the rerun, and the rerun's table.md."""
@@ -55,22 +80,14 @@ def runs(tmp_path_factory) -> dict:
                    policy_cfg=PolicyConfig(observation="text"))
     model = small_policy(data, base / "tiny")
     out = base / "out"
-    first = subprocess.run(command(out, model, "--stop-after", str(FIRST)), cwd=ROOT, capture_output=True,
-                           text=True, timeout=600)
-    assert first.returncode == 0, first.stderr[-3000:]
+    first = in_process(command(out, model, "--stop-after", str(FIRST)))
     stopped = json.loads((out / "results.json").read_text())
-    again = subprocess.run(command(out, model), cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert again.returncode == 0, again.stderr[-3000:]
+    in_process(command(out, model))
     final, table = json.loads((out / "results.json").read_text()), (out / "table.md").read_text()
-    more = subprocess.run(command(out, model, traps=(*TRAPS, ADDED)), cwd=ROOT, capture_output=True,
-                          text=True,
-                          timeout=600)
-    assert more.returncode == 0, more.stderr[-3000:]
+    in_process(command(out, model, traps=(*TRAPS, ADDED)))
     extended, extended_table = json.loads((out / "results.json").read_text()), (out / "table.md").read_text()
-    seed1 = subprocess.run(command(out, model, traps=(SECOND,), seeds="1"), cwd=ROOT, capture_output=True,
-                           text=True, timeout=600)
-    assert seed1.returncode == 0, seed1.stderr[-3000:]
-    return {"stopped": stopped, "final": final, "table": table, "stdout": first.stdout,
+    in_process(command(out, model, traps=(SECOND,), seeds="1"))
+    return {"stopped": stopped, "final": final, "table": table, "stdout": first,
             "extended": extended, "extended_table": extended_table,
             "two_seeds": json.loads((out / "results.json").read_text()),
             "two_seeds_table": (out / "table.md").read_text(), "out": out}
@@ -411,9 +428,7 @@ def test_every_policy_answers_the_bank_of_its_trap(runs, tmp_path):
     out = tmp_path / "out"
     shutil.copytree(runs["out"], out)
     model = Path(runs["final"]["setup"]["model"])
-    done = subprocess.run(command(out, model, "--bank-size", "3", "--bank-suite", "antrap-mini"), cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
+    in_process(command(out, model, "--bank-size", "3", "--bank-suite", "antrap-mini"))
     data = json.loads((out / "results.json").read_text())
     banks = {k: u for k, u in data["units"].items() if "/bank/" in k}
     assert sorted(banks) == sorted([*(f"seed0/bank/{p}/{t}" for p in ("warm", "clean") for t in TRAPS),
