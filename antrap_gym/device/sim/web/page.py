@@ -11,7 +11,9 @@ process remembers the layouts it built by that key (`LAID_OUT_MAX`). A page whos
 state was laid out before needs no context at all: an action is logged and sent to
 the context only when something the page has not shown before is asked for (a new
 layout, its errors, a canvas's pixels). The oracle's forks, which restore the same
-phone states over and over, mostly walk pages they have seen.
+phone states over and over, mostly walk pages they have seen. A state reached without
+the page reading the clock or drawing a random number (`Engine.read_clock`) is also
+remembered without them: the same page opened again at another time shows it too.
 """
 
 from __future__ import annotations
@@ -152,13 +154,21 @@ class Page:
 
     def layout(self, viewport_w: float) -> lay.Layout:
         self._shown = True
-        key = (self.origin, tuple(self.log), viewport_w)
-        known = _laid_out.get(key)
-        if known is not None:
-            _laid_out.move_to_end(key)
-            return known
-        layout = self.live.layout(viewport_w)
+        log = tuple(self.log)
+        key = (self.origin, log, viewport_w)
+        # a state the page reached without reading the clock or drawing a random number is
+        # the same whatever time and seed it was loaded with (a page opened again later)
+        timeless = (self.source, self.url, log, viewport_w)
+        for k in (key, timeless):
+            known = _laid_out.get(k)
+            if known is not None:
+                _laid_out.move_to_end(k)
+                return known
+        live = self.live
+        layout = live.layout(viewport_w)
         _laid_out[key] = layout
+        if not live.engine.read_clock:
+            _laid_out[timeless] = layout
         while len(_laid_out) > LAID_OUT_MAX:
             _laid_out.popitem(last=False)
         return layout

@@ -16,8 +16,13 @@
   const report = (e) => { if (errors.length < 50) errors.push(String(e && e.stack ? e + "\n" + e.stack : e)); };
 
   // --- deterministic time and randomness ------------------------------------------------
+  // `read` turns true once the page has read the clock or drawn a random number: until then
+  // its state is a function of its source, URL and the user's actions alone (__read_clock)
+  let read = false;
+  G.__read_clock = () => read;
   let seed = (G.__SEED >>> 0) || 1;
   Math.random = function () {
+    read = true;
     seed = (seed + 0x6D2B79F5) >>> 0;
     let t = seed;
     t = Math.imul(t ^ (t >>> 15), t | 1);
@@ -27,8 +32,8 @@
   const RealDate = Date;
   const NOW = G.__NOW_MS;
   class PageDate extends RealDate {
-    constructor(...a) { if (a.length === 0) super(NOW); else super(...a); }
-    static now() { return NOW; }
+    constructor(...a) { if (a.length === 0) { read = true; super(NOW); } else super(...a); }
+    static now() { read = true; return NOW; }
   }
   G.Date = PageDate;
   let perfNow = 0;
@@ -212,11 +217,12 @@
       init = init || {};
       this.type = String(type); this.bubbles = !!init.bubbles; this.cancelable = !!init.cancelable;
       this.defaultPrevented = false; this.target = null; this.currentTarget = null; this.eventPhase = 0;
-      this.isTrusted = false; this.timeStamp = NOW; this._stop = false; this._stopNow = false;
+      this.isTrusted = false; this._stop = false; this._stopNow = false;
       for (const k of ["key", "code", "offsetX", "offsetY", "clientX", "clientY", "pageX", "pageY", "button", "buttons", "pointerId", "pointerType", "detail", "data", "isPrimary", "shiftKey", "ctrlKey", "altKey", "metaKey", "keyCode", "which", "inputType"]) {
         if (k in init) this[k] = init[k];
       }
     }
+    get timeStamp() { read = true; return NOW; }
     preventDefault() { if (this.cancelable) this.defaultPrevented = true; }
     stopPropagation() { this._stop = true; }
     stopImmediatePropagation() { this._stop = true; this._stopNow = true; }

@@ -61,6 +61,7 @@ class Engine:
         self._user = ctx.get("__user")
         self._dump = ctx.get("__dump")
         self._pixels = ctx.get("__canvas_pixels")
+        self._read_clock = ctx.get("__read_clock")  # taken before the page's own scripts run
         self._load(source)
 
     # --- calls into the page, each under the time limit ------------------------------------
@@ -114,6 +115,17 @@ class Engine:
             self.errors.append(str(e).strip())
             return None
         return raw or None
+
+    @property
+    def read_clock(self) -> bool:
+        """Whether the page has read the clock (`Date.now()`, `new Date()`, an event's
+        `timeStamp`) or drawn a random number so far. Until it has, what it shows is a
+        function of its source, its URL and the actions sent to it, whatever the time and
+        seed it was loaded with."""
+        try:
+            return bool(self._read_clock())
+        except (quickjs.JSException, quickjs.StackOverflow):
+            return True
 
     def canvas_png(self, nid: int, width: int, height: int) -> bytes:
         """The canvas `nid`'s pixels as a PNG over white."""

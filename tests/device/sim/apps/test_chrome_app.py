@@ -191,3 +191,45 @@ def test_a_page_state_laid_out_before_needs_no_javascript_context():
     tap(dev, text="Add")  # a state never shown: the log goes to a context loaded afresh
     assert "3" in texts(dev) and tuple(dev.ui_elements()) not in screens
     assert engines_made() > before + 2
+
+
+CLOCK = ("<html><body><p id='t'></p><script>document.getElementById('t').textContent = "
+         "'at ' + Date.now()</script></body></html>")
+
+
+def test_a_page_opened_again_later_reuses_its_layouts_unless_it_read_the_clock():
+    """A page state reached without reading the clock or drawing a random number is the
+    same whatever time the page was opened at: opened again an hour later (another phone),
+    the states shown before load no JavaScript context. A page that read the clock shows
+    its own time."""
+    from antrap_gym.device.sim.web import page as page_mod
+    from antrap_gym.device.sim.web import script
+
+    def engines_made() -> int:
+        return next(script._SERIALS)  # serials are handed out in order, one per context
+
+    def later() -> SimDevice:
+        dev = SimDevice()
+        dev.phone.advance(3_600_000)
+        return dev
+
+    page_mod.forget_layouts()
+    first = open_page(COUNTER)
+    shown = [tuple(first.ui_elements())]
+    tap(first, text="Add")
+    shown.append(tuple(first.ui_elements()))
+    page_mod._parked.clear()
+
+    again = later()
+    before = engines_made()
+    open_page(COUNTER, again)
+    assert tuple(again.ui_elements()) == shown[0]
+    tap(again, text="Add")
+    assert tuple(again.ui_elements()) == shown[1]
+    assert engines_made() == before + 1  # only the probe's own serial: no context loaded
+
+    at = [t for t in texts(open_page(CLOCK)) if t.startswith("at ")]
+    before = engines_made()
+    at_later = [t for t in texts(open_page(CLOCK, later())) if t.startswith("at ")]
+    assert at and at_later and at != at_later  # each opening shows its own time
+    assert engines_made() > before + 1
