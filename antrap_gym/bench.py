@@ -87,13 +87,6 @@ def _spread(values: list[float]) -> dict[str, float]:
     return out
 
 
-def _forget_page_layouts() -> None:
-    """Chrome remembers the layout of every page state it showed (`web/page.py`): a repeat
-    of the same streams would find every page laid out by the one before, and measure none
-    of that work. Each timed replay starts without them, as a first run of a stream does."""
-    forget_layouts()
-
-
 def bench_steps(streams, repeats: int = 3) -> dict[str, Any]:
     text = gym.make("antrap/AndroidSim-Text-v0").unwrapped
     shot = gym.make("antrap/AndroidSim-v0").unwrapped
@@ -103,12 +96,15 @@ def bench_steps(streams, repeats: int = 3) -> dict[str, Any]:
     reset_text, reset_shot = [], []
     for _ in range(repeats):
         gc.collect()
-        _forget_page_layouts()
+        # Chrome remembers the layout of every page state it showed (`web/page.py`): a repeat
+        # would find every page laid out by the one before and measure none of that work, so
+        # each timed replay starts without them, as a first run of a stream does
+        forget_layouts()
         n, secs, per_step, per_reset = _replay(text, streams)
         sps.append(n / secs)
         ms_step_text.append(statistics.median(per_step))
         reset_text.append(statistics.median(per_reset))
-        _forget_page_layouts()
+        forget_layouts()
         n2, _, per_step2, per_reset2 = _replay(shot, streams)
         ms_shot.append(statistics.median(per_step2))
         reset_shot.append(statistics.median(per_reset2))

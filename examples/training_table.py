@@ -886,15 +886,15 @@ def pin_gpu(gpu: str | None) -> None:
         os.environ["CUDA_VISIBLE_DEVICES"] = gpu
 
 
-def run_unit(args: argparse.Namespace, key: str, have: dict[str, Any], gpu: str | None = None) -> dict:
+def run_unit(args: argparse.Namespace, key: str, have: dict[str, Any]) -> dict:
     """A --jobs worker: build the invocation's units as the parent did and run the one named
-    (`gpu`: the GPU its process was pinned to; the result records the GPU the process sees)."""
+    (with --gpus, the result records the GPU this process sees: the one `pin_gpu` gave it)."""
     use_args(args)
     b, out = BUDGETS[args.budget], Path(args.out)
     units = multi_units(args, b, out) if args.multi_task else table_units(args, b, out, have)
     result = next(u for u in units if u.key == key).run()
     gc.collect()  # the unit's model and trainer go before the worker's next unit loads its own
-    return {**result, "gpu": os.environ.get("CUDA_VISIBLE_DEVICES")} if gpu is not None else result
+    return {**result, "gpu": os.environ.get("CUDA_VISIBLE_DEVICES")} if args.gpus else result
 
 
 def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finished, describe) -> None:
@@ -927,7 +927,7 @@ def run_parallel(args: argparse.Namespace, todo: list[Unit], rec: Record, finish
                 waiting.remove(ready)
                 rec.start(ready.key)
                 w = idle.pop(0)
-                fut = workers[w].submit(run_unit, args, ready.key, have, gpus[w])
+                fut = workers[w].submit(run_unit, args, ready.key, have)
                 running[fut] = (ready, time.monotonic(), w)
                 started += 1
             if not running:

@@ -32,12 +32,13 @@ DPR = 2.625
 MAX_LOG = 20000
 #: contexts of released pages kept for reuse (see `Page.live`)
 PARKED_MAX = 16
-#: layouts remembered by (origin, log, width) (see the module's docstring)
+#: layout entries remembered (see the module's docstring; a timeless state holds two)
 LAID_OUT_MAX = 512
 #: id -> (origin, the log it has had, context), oldest first; a context is held by one
 #: page or parked here, never both
 _parked: OrderedDict[int, tuple[tuple, tuple, _Live]] = OrderedDict()
-#: (origin, log, width) -> the layout of that page state, oldest first
+#: (origin, log, width), and (source, url, log, width) for a state reached without
+#: reading the clock or drawing a random number -> its layout, oldest first
 _laid_out: OrderedDict[tuple, lay.Layout] = OrderedDict()
 #: (origin, log) -> a number naming that page state for as long as the process lives
 _state_names: dict[tuple, int] = {}
